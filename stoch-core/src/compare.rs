@@ -1,0 +1,136 @@
+//! Stochastic relations (DESIGN §3): `a == b` iff `a − b` is a computed zero; `a > b` iff
+//! `a − b` is not numerical noise and `mean(a) > mean(b)`; `a >= b` iff `mean(a) >= mean(b)` or
+//! `a − b` is a computed zero.
+//!
+//! # Instability
+//!
+//! An ordering comparison (`< <= > >=`, `partial_cmp`) whose difference is numerical noise
+//! records a branching instability at the comparison's site: the branch taken depends on
+//! round-off. Equality tests record nothing.
+
+use core::cmp::Ordering;
+use std::panic::Location;
+
+use crate::config;
+use crate::digits::{is_computed_zero, is_noise};
+use crate::instability::Instability;
+use crate::report::record;
+use crate::{StochFloat, Stochastic};
+
+impl<T: StochFloat> Stochastic<T> {
+    /// The ordering and whether the difference was numerical noise.
+    #[inline]
+    fn relation(&self, other: &Self) -> (Option<Ordering>, bool) {
+        let d = self.without_flags().raw_sub(other.without_flags());
+        let noise = is_noise(&d.s);
+        if noise || is_computed_zero(&d.s) {
+            return (Some(Ordering::Equal), noise);
+        }
+        let (ma, mb) = (self.to_f64(), other.to_f64());
+        (ma.partial_cmp(&mb), false)
+    }
+
+    #[inline]
+    #[track_caller]
+    fn ordered(&self, other: &Self) -> Option<Ordering> {
+        let (o, noise) = self.relation(other);
+        if noise && config::on(Instability::Branching.bit()) {
+            record(
+                Instability::Branching,
+                Location::caller(),
+                &[&self.s, &other.s],
+            );
+        }
+        o
+    }
+}
+
+impl<T: StochFloat> PartialEq for Stochastic<T> {
+    /// Stochastic equality: `a − b` is a computed zero.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let a = Sf64::new(0.1) + Sf64::new(0.2);
+    /// assert!(a == Sf64::new(0.3));
+    /// ```
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.relation(other).0 == Some(Ordering::Equal)
+    }
+}
+
+impl<T: StochFloat> PartialOrd for Stochastic<T> {
+    /// # Instability
+    ///
+    /// Branching, when the difference is numerical noise.
+    #[track_caller]
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.ordered(other)
+    }
+    #[track_caller]
+    #[inline]
+    fn lt(&self, other: &Self) -> bool {
+        self.ordered(other) == Some(Ordering::Less)
+    }
+    #[track_caller]
+    #[inline]
+    fn le(&self, other: &Self) -> bool {
+        matches!(
+            self.ordered(other),
+            Some(Ordering::Less | Ordering::Equal)
+        )
+    }
+    #[track_caller]
+    #[inline]
+    fn gt(&self, other: &Self) -> bool {
+        self.ordered(other) == Some(Ordering::Greater)
+    }
+    #[track_caller]
+    #[inline]
+    fn ge(&self, other: &Self) -> bool {
+        matches!(
+            self.ordered(other),
+            Some(Ordering::Greater | Ordering::Equal)
+        )
+    }
+}
+
+macro_rules! scalar_cmp {
+    ($($t:ty),*) => {$(
+        impl PartialEq<$t> for Stochastic<$t> {
+            #[inline]
+            fn eq(&self, other: &$t) -> bool {
+                *self == Stochastic::new(*other)
+            }
+        }
+        impl PartialOrd<$t> for Stochastic<$t> {
+            #[track_caller]
+            #[inline]
+            fn partial_cmp(&self, other: &$t) -> Option<Ordering> {
+                self.ordered(&Stochastic::new(*other))
+            }
+            #[track_caller]
+            #[inline]
+            fn lt(&self, other: &$t) -> bool {
+                self.ordered(&Stochastic::new(*other)) == Some(Ordering::Less)
+            }
+            #[track_caller]
+            #[inline]
+            fn le(&self, other: &$t) -> bool {
+                matches!(self.ordered(&Stochastic::new(*other)), Some(Ordering::Less | Ordering::Equal))
+            }
+            #[track_caller]
+            #[inline]
+            fn gt(&self, other: &$t) -> bool {
+                self.ordered(&Stochastic::new(*other)) == Some(Ordering::Greater)
+            }
+            #[track_caller]
+            #[inline]
+            fn ge(&self, other: &$t) -> bool {
+                matches!(self.ordered(&Stochastic::new(*other)), Some(Ordering::Greater | Ordering::Equal))
+            }
+        }
+    )*};
+}
+scalar_cmp!(f32, f64);

@@ -1,0 +1,542 @@
+//! Configuration: a builder, environment variables, and the process-wide settings the hot path
+//! reads (plain relaxed atomics: no lock on any arithmetic operation).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Mutex, Once};
+
+use serde::{Deserialize, Serialize};
+
+use crate::instability::Instability;
+
+/// Where and how the report is written at the end of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportMode {
+    /// Human-readable text on stderr (the default).
+    Text,
+    /// JSON on stderr.
+    Json,
+    /// JSON written to a file.
+    JsonFile(PathBuf),
+    /// No report.
+    Off,
+}
+
+/// Bit of the detection mask for accuracy collapses (a significant value becoming a computed
+/// zero in one operation); the seven kinds use bits 0-6.
+pub(crate) const COLLAPSE_BIT: u8 = 0x80;
+
+/// Settings of a stochastic run.
+///
+/// Build one with [`Config::default`] or [`Config::from_env`], adjust it with the builder
+/// methods, and apply it with [`init`](crate::init).
+///
+/// # Examples
+///
+/// ```
+/// use stoch_core::{Config, Instability, ReportMode};
+/// let cfg = Config::default()
+///     .seed(1234)
+///     .cancel_level(3)
+///     .disable(Instability::Branching)
+///     .report(ReportMode::Off);
+/// assert_eq!(cfg.get_cancel_level(), 3);
+/// assert!(!cfg.detects(Instability::Branching));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    seed: u64,
+    cancel_level: u32,
+    detect: u8,
+    report: ReportMode,
+    max_sites: usize,
+    confidence: f64,
+    panic_on: u8,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            seed: crate::rng::DEFAULT_SEED,
+            cancel_level: 4,
+            detect: 0xff,
+            report: ReportMode::Text,
+            max_sites: 1000,
+            confidence: 0.95,
+            panic_on: 0,
+        }
+    }
+}
+
+/// A configuration value that cannot be used: names the variable, the value and what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    variable: String,
+    value: String,
+    expected: String,
+}
+
+impl ConfigError {
+    fn new(variable: &str, value: &str, expected: impl Into<String>) -> Self {
+        ConfigError {
+            variable: variable.to_string(),
+            value: value.to_string(),
+            expected: expected.into(),
+        }
+    }
+
+    /// The variable (or builder setting) that was rejected.
+    #[must_use]
+    pub fn variable(&self) -> &str {
+        &self.variable
+    }
+
+    /// The rejected value.
+    #[must_use]
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid {}={:?}: expected {}",
+            self.variable, self.value, self.expected
+        )
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+const DETECT_EXPECTED: &str = "`all`, `none`, or a comma-separated list of kinds (division, \
+multiplication, power, branching, intrinsic, math, cancellation, collapse), each optionally \
+prefixed by `-` to switch it off, e.g. `all,-cancellation`";
+
+fn parse_kind_or_collapse(s: &str) -> Option<u8> {
+    let t = s.trim().to_ascii_lowercase();
+    if t == "collapse" || t == "collapses" {
+        return Some(COLLAPSE_BIT);
+    }
+    Instability::from_name(&t).map(Instability::bit)
+}
+
+/// Parses a `STOCH_DETECT` value into a detection mask.
+fn parse_detect(var: &str, value: &str) -> Result<u8, ConfigError> {
+    let items: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if items.is_empty() {
+        return Err(ConfigError::new(var, value, DETECT_EXPECTED));
+    }
+    // A list that starts with a removal starts from everything on.
+    let mut mask = if items[0].starts_with('-') { 0xff } else { 0 };
+    for item in items {
+        let (off, name) = match item.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, item.strip_prefix('+').unwrap_or(item)),
+        };
+        let bits = match name.to_ascii_lowercase().as_str() {
+            "all" => 0xff,
+            "none" => {
+                if off {
+                    return Err(ConfigError::new(var, value, DETECT_EXPECTED));
+                }
+                mask = 0;
+                continue;
+            }
+            other => parse_kind_or_collapse(other)
+                .ok_or_else(|| ConfigError::new(var, value, DETECT_EXPECTED))?,
+        };
+        if off {
+            mask &= !bits;
+        } else {
+            mask |= bits;
+        }
+    }
+    Ok(mask)
+}
+
+fn parse_kinds(var: &str, value: &str) -> Result<u8, ConfigError> {
+    const EXPECTED: &str = "a comma-separated list of kinds (division, multiplication, power, \
+branching, intrinsic, math, cancellation) or `all`/`none`";
+    let mut mask = 0u8;
+    for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match item.to_ascii_lowercase().as_str() {
+            "all" => mask = 0x7f,
+            "none" => mask = 0,
+            other => {
+                mask |= Instability::from_name(other)
+                    .ok_or_else(|| ConfigError::new(var, value, EXPECTED))?
+                    .bit()
+            }
+        }
+    }
+    Ok(mask)
+}
+
+impl Config {
+    /// The defaults, overridden by the `STOCH_*` environment variables that are set:
+    ///
+    /// | variable | accepted values | default |
+    /// |---|---|---|
+    /// | `STOCH_SEED` | an unsigned integer (decimal or `0x` hex) | fixed |
+    /// | `STOCH_CANCEL_LEVEL` | 1 to 15 | 4 |
+    /// | `STOCH_DETECT` | `all`, `none`, kinds, `-kind`, `collapse` | `all` |
+    /// | `STOCH_REPORT` | `text`, `json`, `json:PATH`, `off` | `text` |
+    /// | `STOCH_MAX_SITES` | 1 to 1000000 | 1000 |
+    /// | `STOCH_CONFIDENCE` | a probability in (0.5, 1), e.g. `0.95` | 0.95 |
+    /// | `STOCH_PANIC_ON` | kinds, comma-separated | none |
+    ///
+    /// # Errors
+    ///
+    /// A [`ConfigError`] naming the first variable whose value is not accepted.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::default().merge_env(|k| std::env::var(k).ok())
+    }
+
+    /// Like [`from_env`](Config::from_env) with a custom variable lookup (for tests).
+    ///
+    /// # Errors
+    ///
+    /// As [`from_env`](Config::from_env).
+    pub fn merge_env(
+        mut self,
+        get: impl Fn(&str) -> Option<String>,
+    ) -> Result<Config, ConfigError> {
+        if let Some(v) = get("STOCH_SEED") {
+            let t = v.trim();
+            let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => t.parse::<u64>(),
+            };
+            self.seed = parsed.map_err(|_| {
+                ConfigError::new(
+                    "STOCH_SEED",
+                    &v,
+                    "an unsigned 64-bit integer, decimal or 0x-prefixed hex",
+                )
+            })?;
+        }
+        if let Some(v) = get("STOCH_CANCEL_LEVEL") {
+            let n = v.trim().parse::<u32>().ok().filter(|n| (1..=15).contains(n));
+            self.cancel_level = n.ok_or_else(|| {
+                ConfigError::new("STOCH_CANCEL_LEVEL", &v, "an integer from 1 to 15")
+            })?;
+        }
+        if let Some(v) = get("STOCH_DETECT") {
+            self.detect = parse_detect("STOCH_DETECT", &v)?;
+        }
+        if let Some(v) = get("STOCH_REPORT") {
+            let t = v.trim();
+            self.report = match t {
+                "text" => ReportMode::Text,
+                "json" => ReportMode::Json,
+                "off" | "none" => ReportMode::Off,
+                _ => match t.strip_prefix("json:") {
+                    Some(p) if !p.is_empty() => ReportMode::JsonFile(PathBuf::from(p)),
+                    _ => {
+                        return Err(ConfigError::new(
+                            "STOCH_REPORT",
+                            &v,
+                            "`text`, `json`, `json:PATH` or `off`",
+                        ))
+                    }
+                },
+            };
+        }
+        if let Some(v) = get("STOCH_MAX_SITES") {
+            let n = v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=1_000_000).contains(n));
+            self.max_sites = n.ok_or_else(|| {
+                ConfigError::new("STOCH_MAX_SITES", &v, "an integer from 1 to 1000000")
+            })?;
+        }
+        if let Some(v) = get("STOCH_CONFIDENCE") {
+            let c = v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|c| *c > 0.5 && *c < 1.0);
+            self.confidence = c.ok_or_else(|| {
+                ConfigError::new(
+                    "STOCH_CONFIDENCE",
+                    &v,
+                    "a probability strictly between 0.5 and 1, e.g. 0.95",
+                )
+            })?;
+        }
+        if let Some(v) = get("STOCH_PANIC_ON") {
+            self.panic_on = parse_kinds("STOCH_PANIC_ON", &v)?;
+        }
+        Ok(self)
+    }
+
+    /// Sets the seed of the random rounding.
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets the number of lost digits that makes a cancellation (1 to 15; default 4).
+    /// Values outside are clamped.
+    #[must_use]
+    pub fn cancel_level(mut self, level: u32) -> Self {
+        self.cancel_level = level.clamp(1, 15);
+        self
+    }
+
+    /// Switches detection of `kind` on.
+    #[must_use]
+    pub fn enable(mut self, kind: Instability) -> Self {
+        self.detect |= kind.bit();
+        self
+    }
+
+    /// Switches detection of `kind` off: its check costs nothing any more.
+    #[must_use]
+    pub fn disable(mut self, kind: Instability) -> Self {
+        self.detect &= !kind.bit();
+        self
+    }
+
+    /// Switches every detection, accuracy collapses included, on or off.
+    #[must_use]
+    pub fn detect_all(mut self, on: bool) -> Self {
+        self.detect = if on { 0xff } else { 0 };
+        self
+    }
+
+    /// Switches detection of accuracy collapses on or off.
+    #[must_use]
+    pub fn collapses(mut self, on: bool) -> Self {
+        if on {
+            self.detect |= COLLAPSE_BIT;
+        } else {
+            self.detect &= !COLLAPSE_BIT;
+        }
+        self
+    }
+
+    /// Sets where the report goes.
+    #[must_use]
+    pub fn report(mut self, mode: ReportMode) -> Self {
+        self.report = mode;
+        self
+    }
+
+    /// Sets how many distinct instability sites are kept; further sites go to one overflow
+    /// bucket. At least 1.
+    #[must_use]
+    pub fn max_sites(mut self, n: usize) -> Self {
+        self.max_sites = n.max(1);
+        self
+    }
+
+    /// Sets the confidence level β of the digit estimate (default 0.95). Values outside
+    /// (0.5, 1) are clamped to [0.51, 0.9999].
+    #[must_use]
+    pub fn confidence(mut self, beta: f64) -> Self {
+        self.confidence = if beta.is_nan() {
+            0.95
+        } else {
+            beta.clamp(0.51, 0.9999)
+        };
+        self
+    }
+
+    /// Panics at the first instability of `kind`, naming its site (for debugging).
+    #[must_use]
+    pub fn panic_on(mut self, kind: Instability) -> Self {
+        self.panic_on |= kind.bit();
+        self
+    }
+
+    /// The seed.
+    #[must_use]
+    pub fn get_seed(&self) -> u64 {
+        self.seed
+    }
+    /// The cancellation level.
+    #[must_use]
+    pub fn get_cancel_level(&self) -> u32 {
+        self.cancel_level
+    }
+    /// Whether `kind` is detected.
+    #[must_use]
+    pub fn detects(&self, kind: Instability) -> bool {
+        self.detect & kind.bit() != 0
+    }
+    /// Whether accuracy collapses are detected.
+    #[must_use]
+    pub fn detects_collapses(&self) -> bool {
+        self.detect & COLLAPSE_BIT != 0
+    }
+    /// Where the report goes.
+    #[must_use]
+    pub fn get_report(&self) -> &ReportMode {
+        &self.report
+    }
+    /// How many distinct sites are kept.
+    #[must_use]
+    pub fn get_max_sites(&self) -> usize {
+        self.max_sites
+    }
+    /// The confidence level β.
+    #[must_use]
+    pub fn get_confidence(&self) -> f64 {
+        self.confidence
+    }
+
+    /// Makes this configuration the process's: seed, detection, thresholds, report mode.
+    /// Counters are kept (see [`reset`](crate::reset)).
+    pub fn apply(&self) {
+        INIT.call_once(|| {});
+        *CURRENT.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.clone());
+        DETECT.store(self.detect, Ordering::Relaxed);
+        CANCEL_LEVEL.store(self.cancel_level, Ordering::Relaxed);
+        // A loss of `level` digits needs |result| < 2·max(|a|,|b|)·10^(1−level); we test with
+        // a factor 2 of margin (see `ops::check_add`).
+        let factor = 4.0 * 10f64.powi(1 - self.cancel_level as i32);
+        CANCEL_FACTOR.store(factor.to_bits(), Ordering::Relaxed);
+        PANIC_ON.store(self.panic_on, Ordering::Relaxed);
+        MAX_SITES.store(self.max_sites as u64, Ordering::Relaxed);
+        crate::digits::set_confidence(self.confidence);
+        crate::rng::seed(self.seed);
+    }
+}
+
+pub(crate) static DETECT: AtomicU8 = AtomicU8::new(0xff);
+pub(crate) static CANCEL_LEVEL: AtomicU32 = AtomicU32::new(4);
+/// 4·10^(1−level) for level 4.
+pub(crate) static CANCEL_FACTOR: AtomicU64 = AtomicU64::new(0x3F70_624D_D2F1_A9FC); // 0.004
+pub(crate) static PANIC_ON: AtomicU8 = AtomicU8::new(0);
+pub(crate) static MAX_SITES: AtomicU64 = AtomicU64::new(1000);
+pub(crate) static ENV_ERROR_PRINTED: AtomicBool = AtomicBool::new(false);
+static CURRENT: Mutex<Option<Config>> = Mutex::new(None);
+static INIT: Once = Once::new();
+
+/// The configuration in force.
+#[must_use]
+pub fn current() -> Config {
+    ensure_init();
+    CURRENT
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_default()
+}
+
+/// Reads the environment once, the first time stochastic arithmetic or the report is used
+/// without an explicit [`init`](crate::init). A bad value is printed to stderr (once, naming
+/// the variable) and the defaults are kept for every setting.
+pub(crate) fn ensure_init() {
+    if INIT.is_completed() {
+        return;
+    }
+    let mut first = false;
+    INIT.call_once(|| first = true);
+    if first {
+        let cfg = match Config::from_env() {
+            Ok(c) => c,
+            Err(e) => {
+                if !ENV_ERROR_PRINTED.swap(true, Ordering::Relaxed) {
+                    eprintln!("stoch: {e}; using the default configuration");
+                }
+                Config::default()
+            }
+        };
+        cfg.apply();
+    }
+}
+
+/// Whether detection of `kind` (bit) is on; one relaxed load.
+#[inline(always)]
+pub(crate) fn on(bit: u8) -> bool {
+    DETECT.load(Ordering::Relaxed) & bit != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn env_values_parse() {
+        let c = Config::default()
+            .merge_env(env(&[
+                ("STOCH_SEED", "0x10"),
+                ("STOCH_CANCEL_LEVEL", "3"),
+                ("STOCH_DETECT", "-cancellation,-branching"),
+                ("STOCH_REPORT", "json:/tmp/x.json"),
+                ("STOCH_MAX_SITES", "5"),
+                ("STOCH_PANIC_ON", "division"),
+            ]))
+            .unwrap();
+        assert_eq!(c.get_seed(), 16);
+        assert_eq!(c.get_cancel_level(), 3);
+        assert!(!c.detects(Instability::Cancellation));
+        assert!(!c.detects(Instability::Branching));
+        assert!(c.detects(Instability::Division));
+        assert!(c.detects_collapses());
+        assert_eq!(c.get_report(), &ReportMode::JsonFile("/tmp/x.json".into()));
+        assert_eq!(c.get_max_sites(), 5);
+        assert_eq!(c.panic_on, Instability::Division.bit());
+    }
+
+    #[test]
+    fn detect_lists() {
+        assert_eq!(parse_detect("V", "none").unwrap(), 0);
+        assert_eq!(parse_detect("V", "all").unwrap(), 0xff);
+        assert_eq!(
+            parse_detect("V", "division,power").unwrap(),
+            Instability::Division.bit() | Instability::Power.bit()
+        );
+        assert_eq!(
+            parse_detect("V", "all,-collapse").unwrap(),
+            0xff & !COLLAPSE_BIT
+        );
+    }
+
+    #[test]
+    fn bad_values_name_the_variable() {
+        for (k, v) in [
+            ("STOCH_SEED", "-3"),
+            ("STOCH_CANCEL_LEVEL", "0"),
+            ("STOCH_CANCEL_LEVEL", "abc"),
+            ("STOCH_DETECT", "divisions,foo"),
+            ("STOCH_REPORT", "xml"),
+            ("STOCH_MAX_SITES", "0"),
+            ("STOCH_CONFIDENCE", "2"),
+            ("STOCH_PANIC_ON", "everything"),
+        ] {
+            let err = Config::default().merge_env(env(&[(k, v)])).unwrap_err();
+            let msg = err.to_string();
+            assert!(msg.contains(k), "{msg}");
+            assert!(msg.contains(v), "{msg}");
+            assert!(msg.contains("expected"), "{msg}");
+        }
+    }
+
+    #[test]
+    fn default_cancel_factor_matches_level_4() {
+        assert_eq!(f64::from_bits(0x3F70_624D_D2F1_A9FC), 0.004);
+    }
+}

@@ -1,0 +1,248 @@
+//! Discrete Stochastic Arithmetic: exact significant digits, computed zero (DESIGN §3).
+//!
+//! With samples `R_i`, mean `m`, `σ² = Σ(R_i − m)²/(N−1)`, `N = 3` and `τ_β` the Student t
+//! quantile with `N−1` degrees of freedom at confidence β, the number of exact significant digits
+//! is `C = log10(√N·|m| / (σ·τ_β))`. A value is a computed zero when all its samples are zero or
+//! `C < 0.5`, i.e. `Σ(R_i − m)² > 0.6·m²/τ_β²`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+use crate::{StochFloat, Stochastic};
+
+/// Student's t quantile at 97.5% with 2 degrees of freedom (β = 95%).
+pub const TAU_95: f64 = 4.302652729749464;
+
+/// `0.6 / τ²`: above `K·m²`, `Σ(R_i − m)²` makes a computed zero.
+static CZ_K: AtomicU64 = AtomicU64::new(0x3FA0_980A_362D_AB30);
+/// `log10(√3 / τ)`.
+static LOG_OFFSET: AtomicU64 = AtomicU64::new(0xBFD9_4A8E_E276_C6A6);
+static TAU: AtomicU64 = AtomicU64::new(0x4011_35EA_98E1_46BB);
+
+/// The Student t quantile `τ_β` for `N − 1 = 2` degrees of freedom, two-sided, from `statrs`.
+#[must_use]
+pub fn student_tau(beta: f64) -> f64 {
+    let t = StudentsT::new(0.0, 1.0, 2.0).expect("valid Student t parameters");
+    t.inverse_cdf(0.5 + beta / 2.0)
+}
+
+pub(crate) fn set_confidence(beta: f64) {
+    let tau = if (beta - 0.95).abs() < 1e-12 {
+        TAU_95
+    } else {
+        student_tau(beta)
+    };
+    TAU.store(tau.to_bits(), Ordering::Relaxed);
+    CZ_K.store((0.6 / (tau * tau)).to_bits(), Ordering::Relaxed);
+    LOG_OFFSET.store((3f64.sqrt() / tau).log10().to_bits(), Ordering::Relaxed);
+}
+
+/// The τ in force.
+#[must_use]
+pub fn tau() -> f64 {
+    f64::from_bits(TAU.load(Ordering::Relaxed))
+}
+
+#[inline(always)]
+fn k() -> f64 {
+    f64::from_bits(CZ_K.load(Ordering::Relaxed))
+}
+
+/// Mean and `Σ(R_i − m)²` of three samples, in `f64`.
+#[inline(always)]
+pub(crate) fn stats<T: StochFloat>(s: &[T; 3]) -> (f64, f64) {
+    let (a, b, c) = (s[0].to_f64(), s[1].to_f64(), s[2].to_f64());
+    let m = (a + b + c) / 3.0;
+    let (da, db, dc) = (a - m, b - m, c - m);
+    (m, da * da + db * db + dc * dc)
+}
+
+/// Whether three samples make numerical noise: a computed zero that is not an exact zero.
+/// Cheap: a handful of flops, no logarithm. NaN samples are not noise.
+#[inline(always)]
+pub(crate) fn is_noise<T: StochFloat>(s: &[T; 3]) -> bool {
+    if s[0] == s[1] && s[1] == s[2] {
+        return false;
+    }
+    let (m, ss) = stats(s);
+    ss > k() * m * m
+}
+
+/// Whether three samples make a computed zero (exact zero included).
+#[inline(always)]
+pub(crate) fn is_computed_zero<T: StochFloat>(s: &[T; 3]) -> bool {
+    (s[0] == T::ZERO && s[1] == T::ZERO && s[2] == T::ZERO) || is_noise(s)
+}
+
+/// Real-valued `C`: +∞ for identical finite samples, NaN when a sample is not finite.
+pub(crate) fn estimate<T: StochFloat>(s: &[T; 3]) -> f64 {
+    if s.iter().any(|x| !x.is_finite()) {
+        return f64::NAN;
+    }
+    let (m, ss) = stats(s);
+    if ss == 0.0 {
+        return if m == 0.0 {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+    }
+    let sigma = (ss / 2.0).sqrt();
+    f64::from_bits(LOG_OFFSET.load(Ordering::Relaxed)) + (m.abs() / sigma).log10()
+}
+
+/// Integer digits: `⌊C + 0.5⌋` clamped to `0..=MAX_DIGITS`; the maximum for identical non-zero
+/// samples, 0 for a computed zero or a non-finite sample.
+pub(crate) fn digits<T: StochFloat>(s: &[T; 3]) -> u32 {
+    if s.iter().any(|x| !x.is_finite()) {
+        return 0;
+    }
+    if s[0] == s[1] && s[1] == s[2] {
+        return if s[0] == T::ZERO { 0 } else { T::MAX_DIGITS };
+    }
+    if is_noise(s) {
+        return 0;
+    }
+    let c = estimate(s);
+    if c.is_nan() {
+        return 0;
+    }
+    ((c + 0.5).floor().max(0.0) as u32).min(T::MAX_DIGITS)
+}
+
+impl<T: StochFloat> Stochastic<T> {
+    /// The number of exact significant decimal digits of the mean (CESTAC estimate at the
+    /// configured confidence, 95% by default), from 0 to 15 (`f64`) or 7 (`f32`).
+    ///
+    /// Identical non-zero samples give the maximum; a computed zero gives 0; a NaN or infinite
+    /// sample gives 0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert_eq!(Sf64::new(0.1).digits(), 15);
+    /// let x = Sf64::from_samples([1.0 - 1e-6, 1.0, 1.0 + 1e-6]);
+    /// assert_eq!(x.digits(), 5);
+    /// ```
+    #[must_use]
+    pub fn digits(&self) -> u32 {
+        digits(&self.s)
+    }
+
+    /// The real-valued estimate `C = log10(√3·|m| / (σ·τ))`, not rounded and not capped:
+    /// +∞ for identical non-zero samples, −∞ for three zeros, NaN for a non-finite sample.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let x = Sf64::from_samples([1.0 - 1e-6, 1.0, 1.0 + 1e-6]);
+    /// assert!((x.digits_estimate() - 5.3665).abs() < 1e-3);
+    /// ```
+    #[must_use]
+    pub fn digits_estimate(&self) -> f64 {
+        estimate(&self.s)
+    }
+
+    /// Whether the value is a computed zero (`@.0`): all samples zero, or fewer than half an
+    /// exact digit.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!(Sf64::new(0.0).is_computed_zero());
+    /// assert!(Sf64::from_samples([1e-17, -2e-17, 3e-18]).is_computed_zero());
+    /// assert!(!Sf64::new(1e-300).is_computed_zero());
+    /// ```
+    #[must_use]
+    pub fn is_computed_zero(&self) -> bool {
+        is_computed_zero(&self.s)
+    }
+
+    /// Whether all three samples are zero.
+    #[must_use]
+    pub fn is_exact_zero(&self) -> bool {
+        self.s.iter().all(|x| *x == T::ZERO)
+    }
+
+    /// Whether the value is numerical noise: a computed zero that is not an exact zero.
+    #[must_use]
+    pub fn is_numerical_noise(&self) -> bool {
+        is_noise(&self.s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Sf32, Sf64};
+
+    #[test]
+    fn constants_match_statrs() {
+        let tau = student_tau(0.95);
+        assert!((tau - TAU_95).abs() < 1e-9, "{tau}");
+        assert_eq!(f64::from_bits(TAU.load(Ordering::Relaxed)), TAU_95);
+        assert!((k() - 0.6 / (TAU_95 * TAU_95)).abs() < 1e-15);
+        assert!(
+            (f64::from_bits(LOG_OFFSET.load(Ordering::Relaxed)) - (3f64.sqrt() / TAU_95).log10())
+                .abs()
+                < 1e-15
+        );
+    }
+
+    #[test]
+    fn ladder_of_spreads() {
+        // Samples (1 − d, 1, 1 + d): σ = d, C = log10(√3/(τ·d)) = −log10(d) − 0.395.
+        for p in 1..=16 {
+            let d = 10f64.powi(-p);
+            let x = Sf64::from_samples([1.0 - d, 1.0, 1.0 + d]);
+            let c = x.digits_estimate();
+            let expect = (p as f64 - 0.395_175_667_911_738_75).min(99.0);
+            if p <= 14 {
+                assert!((c - expect).abs() < 1e-3 * p as f64, "d=1e-{p}: C={c}");
+            }
+            let want = if 1.0 - d == 1.0 && 1.0 + d == 1.0 {
+                15
+            } else {
+                ((expect + 0.5).floor() as u32).min(15)
+            };
+            if p <= 14 {
+                assert_eq!(x.digits(), want, "d=1e-{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn computed_zero_threshold_both_sides() {
+        // Σ(R−m)² = 2d² for (m−d, m, m+d); the threshold is 2d² = K·m².
+        let kk = 0.6 / (TAU_95 * TAU_95);
+        let d_edge = (kk / 2.0f64).sqrt();
+        let below = Sf64::from_samples([1.0 - d_edge * 0.99, 1.0, 1.0 + d_edge * 0.99]);
+        let above = Sf64::from_samples([1.0 - d_edge * 1.01, 1.0, 1.0 + d_edge * 1.01]);
+        assert!(!below.is_computed_zero());
+        assert_eq!(below.digits(), 1);
+        assert!(above.is_computed_zero());
+        assert!(above.is_numerical_noise());
+        assert_eq!(above.digits(), 0);
+        assert!((below.digits_estimate() - 0.5).abs() < 0.01);
+    }
+
+    #[test]
+    fn special_values() {
+        assert_eq!(Sf64::new(0.0).digits(), 0);
+        assert!(Sf64::new(0.0).is_exact_zero());
+        assert!(!Sf64::new(0.0).is_numerical_noise());
+        assert_eq!(Sf64::new(2.5).digits(), 15);
+        assert_eq!(Sf32::new(2.5).digits(), 7);
+        assert_eq!(Sf64::from_samples([f64::NAN, 1.0, 1.0]).digits(), 0);
+        assert_eq!(Sf64::new(f64::INFINITY).digits(), 0);
+        assert!(Sf64::new(f64::NAN).digits_estimate().is_nan());
+        assert!(!Sf64::new(f64::NAN).is_computed_zero());
+        assert_eq!(Sf64::new(1.0).digits_estimate(), f64::INFINITY);
+    }
+
+    #[test]
+    fn confidence_changes_tau() {
+        let t99 = student_tau(0.99);
+        assert!((t99 - 9.924843).abs() < 1e-5, "{t99}");
+    }
+}

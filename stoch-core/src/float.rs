@@ -1,0 +1,108 @@
+//! The sealed backing trait of [`Stochastic`](crate::Stochastic): `f32` and `f64`.
+
+use core::fmt::{Debug, Display, LowerExp};
+use core::ops::{Add, Div, Mul, Neg, Rem, Sub};
+
+use crate::rounding::Kernels;
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// A binary floating-point type that can back a [`Stochastic`](crate::Stochastic) number:
+/// `f32` or `f64`. The trait is sealed.
+pub trait StochFloat:
+    private::Sealed
+    + Kernels
+    + Copy
+    + Default
+    + PartialOrd
+    + Debug
+    + Display
+    + LowerExp
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Rem<Output = Self>
+    + Neg<Output = Self>
+    + num_traits::Float
+    + num_traits::FloatConst
+{
+    /// Explicit zero padding after the flag byte, so that the value has no uninitialised bytes
+    /// (`[u8; 3]` for `f32`, `[u8; 7]` for `f64`).
+    #[doc(hidden)]
+    type Pad: Copy + Default + Debug + Send + Sync + 'static;
+    /// Zero.
+    const ZERO: Self;
+    /// One.
+    const ONE: Self;
+    /// The most exact significant decimal digits this type can carry (15 for `f64`, 7 for `f32`).
+    const MAX_DIGITS: u32;
+    /// Name of the type, `"f32"` or `"f64"`.
+    const NAME: &'static str;
+    /// Machine epsilon.
+    const EPSILON: Self;
+    /// Largest finite value.
+    const MAX: Self;
+    /// Smallest finite value.
+    const MIN: Self;
+    /// Smallest positive normal value.
+    const MIN_POSITIVE: Self;
+    /// Positive infinity.
+    const INFINITY: Self;
+    /// Negative infinity.
+    const NEG_INFINITY: Self;
+    /// Not a number.
+    const NAN: Self;
+    /// Widens to `f64` (exact).
+    fn to_f64(self) -> f64;
+    /// Rounds an `f64` to this type, to nearest.
+    fn from_f64(x: f64) -> Self;
+    /// The next representable value toward +∞.
+    fn next_up(self) -> Self;
+    /// The next representable value toward −∞.
+    fn next_down(self) -> Self;
+}
+
+macro_rules! impl_stoch_float {
+    ($t:ident, $pad:ty, $digits:expr) => {
+        impl StochFloat for $t {
+            type Pad = $pad;
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const MAX_DIGITS: u32 = $digits;
+            const NAME: &'static str = stringify!($t);
+            const EPSILON: Self = $t::EPSILON;
+            const MAX: Self = $t::MAX;
+            const MIN: Self = $t::MIN;
+            const MIN_POSITIVE: Self = $t::MIN_POSITIVE;
+            const INFINITY: Self = $t::INFINITY;
+            const NEG_INFINITY: Self = $t::NEG_INFINITY;
+            const NAN: Self = $t::NAN;
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn next_up(self) -> Self {
+                $t::next_up(self)
+            }
+            #[inline(always)]
+            fn next_down(self) -> Self {
+                $t::next_down(self)
+            }
+        }
+    };
+}
+impl_stoch_float!(f32, [u8; 3], 7);
+impl_stoch_float!(f64, [u8; 7], 15);

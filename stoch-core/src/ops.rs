@@ -1,0 +1,529 @@
+//! Arithmetic operators: random rounding, flag propagation and the instability checks of
+//! DESIGN §4. Every operator is `#[track_caller]`, so an instability is attributed to the user's
+//! expression.
+
+use core::iter::{Product, Sum};
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub};
+use core::ops::SubAssign;
+use std::panic::Location;
+use std::sync::atomic::Ordering;
+
+use crate::config::{self, COLLAPSE_BIT};
+use crate::digits::{digits, is_computed_zero, is_noise};
+use crate::instability::Instability;
+use crate::report::{record, record_collapse};
+use crate::{rng, StochFloat, Stochastic};
+
+const CANCEL: u8 = Instability::Cancellation.bit();
+const MUL: u8 = Instability::Multiplication.bit();
+const DIV: u8 = Instability::Division.bit();
+
+impl<T: StochFloat> Stochastic<T> {
+    /// `self + rhs` with random rounding and no instability check.
+    #[inline(always)]
+    pub(crate) fn raw_add(self, rhs: Self) -> Self {
+        let s = T::add3(self.s, rhs.s, rng::dir2());
+        Self::from_parts_raw(s, self.flags | rhs.flags)
+    }
+
+    /// `self − rhs` with random rounding and no instability check.
+    #[inline(always)]
+    pub(crate) fn raw_sub(self, rhs: Self) -> Self {
+        self.raw_add(-rhs)
+    }
+
+    /// `self · rhs` with random rounding and no instability check.
+    #[inline(always)]
+    pub(crate) fn raw_mul(self, rhs: Self) -> Self {
+        let s = T::mul3(self.s, rhs.s, rng::dir2());
+        Self::from_parts_raw(s, self.flags | rhs.flags)
+    }
+
+    /// `self / rhs` with random rounding and no instability check.
+    #[inline(always)]
+    pub(crate) fn raw_div(self, rhs: Self) -> Self {
+        let s = T::div3(self.s, rhs.s, rng::dir2());
+        Self::from_parts_raw(s, self.flags | rhs.flags)
+    }
+
+    #[inline(always)]
+    pub(crate) fn from_parts_raw(s: [T; 3], flags: u8) -> Self {
+        Self::from_parts(s, crate::Flags::from_bits(flags))
+    }
+
+    /// Adds `kind` to the flags and records it at `loc`.
+    #[inline(always)]
+    pub(crate) fn flag(
+        mut self,
+        kind: Instability,
+        loc: &'static Location<'static>,
+        ops: &[&[T; 3]],
+    ) -> Self {
+        self.flags |= kind.bit();
+        record(kind, loc, ops);
+        self
+    }
+
+    /// `self · rhs + addend` with a single random rounding (fused multiply-add).
+    ///
+    /// # Instability
+    ///
+    /// Checks the product as `*` does and the sum as `+` does.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let r = Sf64::new(0.1).mul_add(Sf64::new(10.0), Sf64::new(-1.0));
+    /// assert!(r.mean().abs() < 1e-16);
+    /// ```
+    #[track_caller]
+    #[inline]
+    #[must_use]
+    pub fn mul_add(self, a: Self, b: Self) -> Self {
+        let s = T::fma3(self.s, a.s, b.s, rng::dir2());
+        let r = Self::from_parts_raw(s, self.flags | a.flags | b.flags);
+        let r = check_mul(self, a, r, Location::caller());
+        let mask = config::DETECT.load(Ordering::Relaxed);
+        if mask & (CANCEL | COLLAPSE_BIT) != 0 {
+            let p0 = (self.s[0] * a.s[0]).abs();
+            let big = if p0 > b.s[0].abs() { p0 } else { b.s[0].abs() };
+            let r0 = r.s[0].abs();
+            if r0 < big + big {
+                // The product rounded to nearest (no random bits: detection never changes results).
+                let p = Self::from_parts_raw(
+                    core::array::from_fn(|i| self.s[i] * a.s[i]),
+                    self.flags | a.flags,
+                );
+                return add_slow(p, b, r, false, mask, Location::caller());
+            }
+        }
+        r
+    }
+
+    /// `1 / self` with random rounding.
+    ///
+    /// # Instability
+    ///
+    /// Division, when `self` is numerical noise.
+    #[track_caller]
+    #[inline]
+    #[must_use]
+    pub fn recip(self) -> Self {
+        Self::ONE / self
+    }
+}
+
+/// Checks after `r = a + b` (or `a − b` with `b` negated): cancellation and accuracy collapse.
+/// The common case costs two comparisons: a loss of `L` digits needs `|r| < 2·max(|a|,|b|)·10^(1−L)`
+/// (the standard deviation of a sum is at most the sum of the operands' deviations), and a
+/// collapse needs `|r| < 2·max(|a|,|b|)`.
+#[inline(always)]
+fn check_add<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    r: Stochastic<T>,
+    b_plain: bool,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    let mask = config::DETECT.load(Ordering::Relaxed);
+    if mask & (CANCEL | COLLAPSE_BIT) == 0 {
+        return r;
+    }
+    let a0 = a.s[0].abs();
+    let b0 = b.s[0].abs();
+    let big = if a0 > b0 { a0 } else { b0 };
+    let r0 = r.s[0].abs();
+    if r0 < big + big && r0 == r0 {
+        let factor = T::from_f64(f64::from_bits(
+            config::CANCEL_FACTOR.load(Ordering::Relaxed),
+        ));
+        if r0 < factor * big || (mask & COLLAPSE_BIT != 0 && is_noise(&r.s)) {
+            return add_slow(a, b, r, b_plain, mask, loc);
+        }
+    }
+    r
+}
+
+#[cold]
+#[inline(never)]
+fn add_slow<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    mut r: Stochastic<T>,
+    b_plain: bool,
+    mask: u8,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    if mask & COLLAPSE_BIT != 0
+        && is_noise(&r.s)
+        && !is_computed_zero(&a.s)
+        && (b_plain || !is_computed_zero(&b.s))
+    {
+        record_collapse(loc);
+    }
+    if mask & CANCEL != 0 {
+        let da = digits(&a.s);
+        let dmin = if b_plain { da } else { da.min(digits(&b.s)) };
+        let dr = digits(&r.s);
+        let level = config::CANCEL_LEVEL.load(Ordering::Relaxed);
+        if dmin >= dr + level && !r.is_exact_zero() {
+            r = r.flag(Instability::Cancellation, loc, &[&a.s, &b.s]);
+        }
+    }
+    r
+}
+
+/// Multiplication check: both operands stochastic and both numerical noise.
+#[inline(always)]
+fn check_mul<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    r: Stochastic<T>,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    if config::on(MUL) && is_noise(&a.s) && is_noise(&b.s) {
+        return r.flag(Instability::Multiplication, loc, &[&a.s, &b.s]);
+    }
+    r
+}
+
+/// Division check: the divisor is numerical noise.
+#[inline(always)]
+fn check_div<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    r: Stochastic<T>,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    if config::on(DIV) && is_noise(&b.s) {
+        return r.flag(Instability::Division, loc, &[&a.s, &b.s]);
+    }
+    r
+}
+
+impl<T: StochFloat> Add for Stochastic<T> {
+    type Output = Self;
+    /// Random rounding of each sample's sum.
+    ///
+    /// # Instability
+    ///
+    /// Cancellation when the result lost `cancel_level` digits; an accuracy collapse when two
+    /// significant operands give a computed zero.
+    #[track_caller]
+    #[inline]
+    fn add(self, rhs: Self) -> Self {
+        let r = self.raw_add(rhs);
+        check_add(self, rhs, r, false, Location::caller())
+    }
+}
+
+impl<T: StochFloat> Sub for Stochastic<T> {
+    type Output = Self;
+    /// Random rounding of each sample's difference.
+    ///
+    /// # Instability
+    ///
+    /// As [`Add`].
+    #[track_caller]
+    #[inline]
+    fn sub(self, rhs: Self) -> Self {
+        let nb = -rhs;
+        let r = self.raw_add(nb);
+        check_add(self, nb, r, false, Location::caller())
+    }
+}
+
+impl<T: StochFloat> Mul for Stochastic<T> {
+    type Output = Self;
+    /// Random rounding of each sample's product.
+    ///
+    /// # Instability
+    ///
+    /// Multiplication, when both operands are numerical noise.
+    #[track_caller]
+    #[inline]
+    fn mul(self, rhs: Self) -> Self {
+        let r = self.raw_mul(rhs);
+        check_mul(self, rhs, r, Location::caller())
+    }
+}
+
+impl<T: StochFloat> Div for Stochastic<T> {
+    type Output = Self;
+    /// Random rounding of each sample's quotient.
+    ///
+    /// # Instability
+    ///
+    /// Division, when the divisor is numerical noise (an exact zero divisor is IEEE division
+    /// by zero and is not counted).
+    #[track_caller]
+    #[inline]
+    fn div(self, rhs: Self) -> Self {
+        let r = self.raw_div(rhs);
+        check_div(self, rhs, r, Location::caller())
+    }
+}
+
+impl<T: StochFloat> Rem for Stochastic<T> {
+    type Output = Self;
+    /// Remainder per sample (exact in IEEE arithmetic).
+    ///
+    /// # Instability
+    ///
+    /// Intrinsic, when the samples' truncated quotients differ.
+    #[track_caller]
+    #[inline]
+    fn rem(self, rhs: Self) -> Self {
+        let s = core::array::from_fn(|i| self.s[i] % rhs.s[i]);
+        let r = Self::from_parts_raw(s, self.flags | rhs.flags);
+        let q: [T; 3] = core::array::from_fn(|i| (self.s[i] / rhs.s[i]).trunc());
+        if config::on(Instability::Intrinsic.bit()) && (q[0] != q[1] || q[1] != q[2]) {
+            return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s, &rhs.s]);
+        }
+        r
+    }
+}
+
+impl<T: StochFloat> Neg for Stochastic<T> {
+    type Output = Self;
+    /// Exact: every sample changes sign.
+    #[inline]
+    fn neg(self) -> Self {
+        Self::from_parts_raw(self.s.map(|x| -x), self.flags)
+    }
+}
+
+impl<T: StochFloat> Neg for &Stochastic<T> {
+    type Output = Stochastic<T>;
+    #[inline]
+    fn neg(self) -> Stochastic<T> {
+        -*self
+    }
+}
+
+/// Reference forms, the scalar right-hand side and the assign forms, all forwarding to the one
+/// real impl above.
+macro_rules! forward_binop {
+    ($($imp:ident::$m:ident, $imp_a:ident::$m_a:ident;)*) => {$(
+        impl<T: StochFloat> $imp<&Stochastic<T>> for Stochastic<T> {
+            type Output = Stochastic<T>;
+            #[track_caller]
+            #[inline]
+            fn $m(self, rhs: &Stochastic<T>) -> Stochastic<T> { $imp::$m(self, *rhs) }
+        }
+        impl<T: StochFloat> $imp<Stochastic<T>> for &Stochastic<T> {
+            type Output = Stochastic<T>;
+            #[track_caller]
+            #[inline]
+            fn $m(self, rhs: Stochastic<T>) -> Stochastic<T> { $imp::$m(*self, rhs) }
+        }
+        impl<T: StochFloat> $imp<&Stochastic<T>> for &Stochastic<T> {
+            type Output = Stochastic<T>;
+            #[track_caller]
+            #[inline]
+            fn $m(self, rhs: &Stochastic<T>) -> Stochastic<T> { $imp::$m(*self, *rhs) }
+        }
+        impl<T: StochFloat, R> $imp_a<R> for Stochastic<T>
+        where
+            Stochastic<T>: $imp<R, Output = Stochastic<T>>,
+        {
+            #[track_caller]
+            #[inline]
+            fn $m_a(&mut self, rhs: R) { *self = $imp::$m(*self, rhs); }
+        }
+    )*};
+}
+forward_binop! {
+    Add::add, AddAssign::add_assign;
+    Sub::sub, SubAssign::sub_assign;
+    Mul::mul, MulAssign::mul_assign;
+    Div::div, DivAssign::div_assign;
+    Rem::rem, RemAssign::rem_assign;
+}
+
+/// `Stochastic<T> op T` and `T op Stochastic<T>`: the plain operand is exact and is left out of
+/// the checks that need two stochastic operands.
+macro_rules! scalar_ops {
+    ($($t:ty),*) => {$(
+        impl Add<$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn add(self, rhs: $t) -> Self::Output {
+                let b = Stochastic::new(rhs);
+                let r = self.raw_add(b);
+                check_add(self, b, r, true, Location::caller())
+            }
+        }
+        impl Sub<$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn sub(self, rhs: $t) -> Self::Output {
+                let b = Stochastic::new(-rhs);
+                let r = self.raw_add(b);
+                check_add(self, b, r, true, Location::caller())
+            }
+        }
+        impl Mul<$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn mul(self, rhs: $t) -> Self::Output {
+                self.raw_mul(Stochastic::new(rhs))
+            }
+        }
+        impl Div<$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn div(self, rhs: $t) -> Self::Output {
+                self.raw_div(Stochastic::new(rhs))
+            }
+        }
+        impl Rem<$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn rem(self, rhs: $t) -> Self::Output {
+                self % Stochastic::new(rhs)
+            }
+        }
+        impl Add<Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn add(self, rhs: Stochastic<$t>) -> Self::Output {
+                rhs + self
+            }
+        }
+        impl Sub<Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn sub(self, rhs: Stochastic<$t>) -> Self::Output {
+                (-rhs) + self
+            }
+        }
+        impl Mul<Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn mul(self, rhs: Stochastic<$t>) -> Self::Output {
+                Stochastic::new(self).raw_mul(rhs)
+            }
+        }
+        impl Div<Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn div(self, rhs: Stochastic<$t>) -> Self::Output {
+                Stochastic::new(self) / rhs
+            }
+        }
+        impl Rem<Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn rem(self, rhs: Stochastic<$t>) -> Self::Output {
+                Stochastic::new(self) % rhs
+            }
+        }
+        impl Add<&$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn add(self, rhs: &$t) -> Self::Output { self + *rhs }
+        }
+        impl Sub<&$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn sub(self, rhs: &$t) -> Self::Output { self - *rhs }
+        }
+        impl Mul<&$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn mul(self, rhs: &$t) -> Self::Output { self * *rhs }
+        }
+        impl Div<&$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn div(self, rhs: &$t) -> Self::Output { self / *rhs }
+        }
+        impl Add<&Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn add(self, rhs: &Stochastic<$t>) -> Self::Output { self + *rhs }
+        }
+        impl Sub<&Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn sub(self, rhs: &Stochastic<$t>) -> Self::Output { self - *rhs }
+        }
+        impl Mul<&Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn mul(self, rhs: &Stochastic<$t>) -> Self::Output { self * *rhs }
+        }
+        impl Div<&Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn div(self, rhs: &Stochastic<$t>) -> Self::Output { self / *rhs }
+        }
+    )*};
+}
+scalar_ops!(f32, f64);
+
+impl<T: StochFloat> Sum for Stochastic<T> {
+    /// Left-to-right stochastic sum, starting from an exact zero.
+    #[track_caller]
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        let loc = Location::caller();
+        iter.fold(Self::ZERO, |acc, x| {
+            let r = acc.raw_add(x);
+            check_add(acc, x, r, false, loc)
+        })
+    }
+}
+
+impl<'a, T: StochFloat> Sum<&'a Stochastic<T>> for Stochastic<T> {
+    /// Left-to-right stochastic sum, starting from an exact zero.
+    #[track_caller]
+    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        let loc = Location::caller();
+        iter.fold(Self::ZERO, |acc, x| {
+            let r = acc.raw_add(*x);
+            check_add(acc, *x, r, false, loc)
+        })
+    }
+}
+
+impl<T: StochFloat> Product for Stochastic<T> {
+    /// Left-to-right stochastic product, starting from an exact one.
+    #[track_caller]
+    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+        let loc = Location::caller();
+        iter.fold(Self::ONE, |acc, x| {
+            let r = acc.raw_mul(x);
+            check_mul(acc, x, r, loc)
+        })
+    }
+}
+
+impl<'a, T: StochFloat> Product<&'a Stochastic<T>> for Stochastic<T> {
+    /// Left-to-right stochastic product, starting from an exact one.
+    #[track_caller]
+    fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        let loc = Location::caller();
+        iter.fold(Self::ONE, |acc, x| {
+            let r = acc.raw_mul(*x);
+            check_mul(acc, *x, r, loc)
+        })
+    }
+}
