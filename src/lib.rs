@@ -1,1 +1,5 @@
-//! End-to-end tests and examples of the stoch workspace live in `tests/` and `examples/`.
+#![doc = include_str!("../README.md")]
+//!
+//! This root package is not published: it owns the workspace's end-to-end tests (`tests/`) and
+//! examples (`examples/`), and runs the README's code blocks as doctests.
+pub mod repro; // composite-helper

@@ -12,7 +12,7 @@
 //! | [`TakahashiIitaka`] | pair of floats, TwoSum + FastTwoSum | seed 002, Fig. 3-4 | `u|S| + O(nu²)Σ|x|` |
 //! | [`Nitadori`] | pair, FastTwoSum, low words summed | seed 002, Fig. 5 | needs `|acc| >= |x|` |
 //! | [`ModifiedNitadori`] | Nitadori from `LARGE = 3·2^20` | seed 002, Fig. 6 | `2^-2` grid: absolute `n·2^-26` worst |
-//! | [`Narumi`] | float + 32-bit int fixed point, `LOWER_SHIFT` carry | seed 002, Fig. 8 | absolute `n·2^-28`; |
+//! | [`Narumi`] | float + 32-bit int fixed point, `LOWER_SHIFT` carry | seed 002, Fig. 8 | absolute `< n·2^-27` |
 //! | [`CompositeSum`] | composite pair, Figure 3 addition | seed 000 | `u|S| + O(nu²)Σ|x|` |
 //! | [`DoubleWordSum`] | normalised double word (DWPlusFP) | Joldes et al. | `u|S| + O(nu²)Σ|x|` |
 //! | [`ReproducibleSum`] | exact long fixed-point accumulator | Kulisch | correctly rounded |
@@ -79,6 +79,26 @@ pub trait Accumulator<T>: Clone + Default {
     /// The sum so far.
     #[must_use]
     fn result(&self) -> T;
+
+    /// The sum so far as `f64`, without rounding a multi-word sum to `T` first (for the pairs:
+    /// each word widened, then added in `f64`, as seed 002's code writes `fd = hs + ls` in
+    /// double). The default widens [`Accumulator::result`].
+    ///
+    /// ```
+    /// use stoch_core::accum::{Accumulator, TakahashiIitaka};
+    /// let mut a = TakahashiIitaka::<f32>::default();
+    /// a.add(1.0);
+    /// a.add(1.0e-10);
+    /// assert_eq!(a.result(), 1.0);
+    /// assert_eq!(a.result_f64(), 1.0 + 1.0e-10_f32 as f64);
+    /// ```
+    #[must_use]
+    fn result_f64(&self) -> f64
+    where
+        T: EftFloat,
+    {
+        self.result().to_f64()
+    }
 
     /// Adds every term of `xs`, in order.
     ///
@@ -286,6 +306,10 @@ impl<T: EftFloat> Accumulator<T> for Kahan<T> {
     fn result(&self) -> T {
         self.s - self.c
     }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        self.s.to_f64() - self.c.to_f64()
+    }
 }
 
 /// Neumaier's improved Kahan-Babuška summation: TwoSum-like error of each addition (choosing
@@ -330,6 +354,10 @@ impl<T: EftFloat> Accumulator<T> for Neumaier<T> {
     #[inline]
     fn result(&self) -> T {
         self.s + self.c
+    }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        self.s.to_f64() + self.c.to_f64()
     }
 }
 
@@ -444,6 +472,10 @@ impl<T: EftFloat> Accumulator<T> for TakahashiIitaka<T> {
     fn result(&self) -> T {
         self.hs + self.ls
     }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        self.hs.to_f64() + self.ls.to_f64()
+    }
 }
 
 /// Nitadori's trick (seed 002, Figure 5): FastTwoSum of the high word and the term, the low
@@ -486,6 +518,10 @@ impl<T: EftFloat> Accumulator<T> for Nitadori<T> {
     #[inline]
     fn result(&self) -> T {
         self.hs + self.ls
+    }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        self.hs.to_f64() + self.ls.to_f64()
     }
 }
 
@@ -554,6 +590,10 @@ impl<T: EftFloat> Accumulator<T> for ModifiedNitadori<T> {
     fn result(&self) -> T {
         (self.hs - self.large) + self.ls
     }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        (self.hs.to_f64() - self.large.to_f64()) + self.ls.to_f64()
+    }
 }
 
 /// Summation in the composite pair of seed 000: each term enters as `term + 0` through the
@@ -599,6 +639,10 @@ impl<T: EftFloat> Accumulator<T> for CompositeSum<T> {
     fn result(&self) -> T {
         self.acc.collapse()
     }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        self.acc.to_f64()
+    }
 }
 
 /// Summation in a normalised double word ([`DoubleWord::add_fp`], merging with the accurate
@@ -637,11 +681,15 @@ impl<T: EftFloat> Accumulator<T> for DoubleWordSum<T> {
     }
     #[inline]
     fn merge(&mut self, other: &Self) {
-        self.acc = self.acc + other.acc;
+        self.acc += other.acc;
     }
     #[inline]
     fn result(&self) -> T {
         self.acc.hi() + self.acc.lo()
+    }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        self.acc.to_f64()
     }
 }
 

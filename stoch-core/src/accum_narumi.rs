@@ -6,22 +6,25 @@ use crate::eft::fast_two_sum;
 /// How the low part of each addition is converted to the integer word (line 22 of Figure 8,
 /// `c.li = a.li + (int)(b.ls * LOWER_FACTOR)`).
 ///
+/// Either way the contribution of a term `y` does not depend on the running sum: a term below
+/// `2^-3` (half the high word's grid) leaves the high word unchanged and goes whole into the
+/// low part, where only it is rounded; a larger `f32` term is a multiple of `2^-27` and is
+/// never rounded. So both variants are order-independent and odd inside the range.
+///
 /// ```
 /// use stoch_core::accum::NarumiRounding;
-/// assert_eq!(NarumiRounding::default(), NarumiRounding::Nearest);
+/// assert_eq!(NarumiRounding::default(), NarumiRounding::Truncate);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum NarumiRounding {
-    /// Round to nearest, ties to even (x86's `cvtss2si` under the default rounding mode).
-    /// Each term then contributes exactly `round(term · 2^27) · 2^-27`, whatever the order:
-    /// the sum is order-independent and odd (`-x` contributes exactly the opposite of `x`),
-    /// which is what gives zero force offset.
+    /// Truncate toward zero, like C's `(int)` cast in the figure (the paper's method F). A term
+    /// `y` contributes `y` if `|y| >= 2^-3`, else `trunc(y·2^27)·2^-27`: less than `2^-27` lost
+    /// per term, toward zero.
     #[default]
-    Nearest,
-    /// Truncate toward zero, like C's `(int)` cast in the figure. The discarded fraction then
-    /// depends on the sign of the low part, hence on the running sum: results can differ in the
-    /// last unit (`2^-27`) with the order of the terms.
     Truncate,
+    /// Round to nearest, ties to even (x86's `cvtss2si` under the default rounding mode): a term
+    /// contributes `round(y·2^27)·2^-27`, at most `2^-28` from `y`.
+    Nearest,
 }
 
 /// Narumi's float + int accumulation (seed 002, §3.3-3.5, Figure 8), the paper's "proposed
@@ -38,12 +41,13 @@ pub enum NarumiRounding {
 ///
 /// - Every term and every partial sum must lie within `±2^20` (the paper's condition
 ///   `|fs| < 1 << 20`); beyond, `hs` leaves its binade and the method degrades to Nitadori's.
-/// - With [`NarumiRounding::Nearest`] (the default) the result is exactly
-///   `Σ round(y·2^27)·2^-27`: at most `2^-28` absolute error per term, the same result for any
-///   order and any split into merged partial sums, and exactly zero for a set of terms made
-///   of opposite pairs.
-/// - With [`NarumiRounding::Truncate`] (C's cast) each term loses less than `2^-27` and the
-///   result may change in the last unit with the order.
+/// - Inside that range each term contributes a value that depends on the term alone (see
+///   [`NarumiRounding`]), and the pair is an exact fixed-point integer: the result is the same
+///   for any order of the terms and any split into merged partial sums, and it is exactly
+///   zero for a set of terms made of opposite pairs (the paper's "no offset").
+/// - Error: less than `2^-27` per term below `2^-3` with the default truncation (C's cast),
+///   at most `2^-28` per term with [`NarumiRounding::Nearest`]; terms of `2^-3` and more are
+///   added exactly. The final conversion to `f64` is exact.
 /// - `li` is added with wrapping, as the 32-bit hardware does: it can overflow only if almost
 ///   all of 128 consecutive low parts are near `±2^-3` with the same sign.
 ///
@@ -56,7 +60,7 @@ pub enum NarumiRounding {
 /// for &f in &[1.5e-3_f32, 250.0, -1.5e-3, -250.0, 3.0e-9] {
 ///     a.add(f);
 /// }
-/// assert_eq!(a.result_f64(), (3.0e-9_f64 * (1u64 << 27) as f64).round() / (1u64 << 27) as f64);
+/// assert_eq!(a.result_f64(), 0.0); // 3e-9 is below the unit 2^-27 (7.45e-9)
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Narumi {
@@ -89,8 +93,11 @@ impl Narumi {
     /// ```
     /// use stoch_core::accum::{Accumulator, Narumi, NarumiRounding};
     /// let mut a = Narumi::new(NarumiRounding::Truncate);
-    /// a.add(1.0e-9); // below the 2^-27 unit: truncated away
-    /// assert_eq!(a.result_f64(), 0.0);
+    /// a.add(1.1e-8); // 1.48 units of 2^-27: truncated to 1 unit
+    /// assert_eq!(a.result_f64(), 2f64.powi(-27));
+    /// let mut b = Narumi::new(NarumiRounding::Nearest);
+    /// b.add(1.2e-8); // 1.61 units: rounded to 2
+    /// assert_eq!(b.result_f64(), 2f64.powi(-26));
     /// ```
     #[must_use]
     pub const fn new(rounding: NarumiRounding) -> Self {
@@ -102,10 +109,17 @@ impl Narumi {
         }
     }
 
-    /// Figure 8 literally: the low part converted by truncation, like C's `(int)` cast.
+    /// Figure 8 literally: the low part converted by truncation, like C's `(int)` cast (the
+    /// same as `default()`).
     #[must_use]
     pub const fn truncating() -> Self {
         Self::new(NarumiRounding::Truncate)
+    }
+
+    /// The low part rounded to nearest instead of truncated: half the error per term.
+    #[must_use]
+    pub const fn nearest() -> Self {
+        Self::new(NarumiRounding::Nearest)
     }
 
     /// The conversion of the low part in use.
@@ -147,7 +161,7 @@ impl Narumi {
     /// use stoch_core::accum::{Accumulator, Narumi};
     /// let mut a = Narumi::default();
     /// a.add(0.1);
-    /// assert_eq!(a.result_f64(), (0.1_f32 as f64 * 134217728.0).round() / 134217728.0);
+    /// assert_eq!(a.result_f64(), (0.1_f32 as f64 * 134217728.0).trunc() / 134217728.0);
     /// ```
     #[must_use]
     pub fn result_f64(&self) -> f64 {
@@ -162,8 +176,9 @@ impl Narumi {
 }
 
 impl Default for Narumi {
+    /// Figure 8 as printed (truncating cast).
     fn default() -> Self {
-        Self::new(NarumiRounding::Nearest)
+        Self::new(NarumiRounding::Truncate)
     }
 }
 
@@ -184,6 +199,10 @@ impl Accumulator<f32> for Narumi {
     }
     #[inline]
     fn result(&self) -> f32 {
-        self.result_f64() as f32
+        Narumi::result_f64(self) as f32
+    }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        Narumi::result_f64(self)
     }
 }

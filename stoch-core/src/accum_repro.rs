@@ -294,4 +294,8 @@ impl Accumulator<f32> for ReproducibleSum {
     fn result(&self) -> f32 {
         self.result_f32()
     }
+    #[inline]
+    fn result_f64(&self) -> f64 {
+        ReproducibleSum::result_f64(self)
+    }
 }

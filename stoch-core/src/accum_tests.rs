@@ -85,11 +85,7 @@ fn methods_within_their_bounds_f32() {
         check_bound::<Pairwise<f32>>(&xs, 1.01 * depth * u * abs_sum, seed);
         check_bound::<TakahashiIitaka<f32>>(&xs, u * s.abs() + 4.0 * nf * u * u * abs_sum, seed);
         check_bound::<DoubleWordSum<f32>>(&xs, u * s.abs() + 4.0 * nf * u * u * abs_sum, seed);
-        check_bound::<CompositeSum<f32>>(
-            &xs,
-            u * s.abs() + 2.0 * nf * nf * u * u * abs_sum,
-            seed,
-        );
+        check_bound::<CompositeSum<f32>>(&xs, u * s.abs() + 2.0 * nf * nf * u * u * abs_sum, seed);
         // The reproducible sum is correctly rounded: bit-equal to the exact sum rounded.
         let (si, _) = exact(&wide, 66);
         let want = si as f32 * 2f32.powi(-66);
@@ -109,14 +105,27 @@ fn methods_within_their_bounds_f64() {
         let nf = n as f64;
         let u = f64::EPSILON / 2.0;
         let err = |got: f64| (got - s).abs();
-        assert!(err(sum::<Naive<f64>, _>(&xs)) <= 1.01 * nf * u * abs_sum, "seed {seed:#x}");
+        assert!(
+            err(sum::<Naive<f64>, _>(&xs)) <= 1.01 * nf * u * abs_sum,
+            "seed {seed:#x}"
+        );
         let tight = u * s.abs() + 4.0 * nf * u * u * abs_sum;
         assert!(err(sum::<Kahan<f64>, _>(&xs)) <= 2.0 * u * abs_sum + 4.0 * nf * u * u * abs_sum);
         assert!(err(sum::<Neumaier<f64>, _>(&xs)) <= tight, "seed {seed:#x}");
-        assert!(err(sum::<TakahashiIitaka<f64>, _>(&xs)) <= tight, "seed {seed:#x}");
-        assert!(err(sum::<DoubleWordSum<f64>, _>(&xs)) <= tight, "seed {seed:#x}");
+        assert!(
+            err(sum::<TakahashiIitaka<f64>, _>(&xs)) <= tight,
+            "seed {seed:#x}"
+        );
+        assert!(
+            err(sum::<DoubleWordSum<f64>, _>(&xs)) <= tight,
+            "seed {seed:#x}"
+        );
         // Correct rounding: i128 -> f64 conversion rounds to nearest even.
-        assert_eq!(sum::<ReproducibleSum, f64>(&xs), si as f64 * 2f64.powi(-74), "seed {seed:#x}");
+        assert_eq!(
+            sum::<ReproducibleSum, f64>(&xs),
+            si as f64 * 2f64.powi(-74),
+            "seed {seed:#x}"
+        );
         assert_eq!(sum::<ReproducibleSum, f64>(&xs), s);
     }
 }
@@ -135,15 +144,31 @@ fn narumi_and_modified_nitadori_exact_models() {
             .map(|&x| ((x as f64) * 2f64.powi(27)).round_ties_even() as i128)
             .sum();
         let model = model as f64 * 2f64.powi(-27);
-        let mut a = Narumi::default();
+        let mut a = Narumi::nearest();
         a.add_slice(&xs);
         assert_eq!(a.result_f64(), model, "seed {seed:#x} n {n}");
         let wide: Vec<f64> = xs.iter().map(|&x| x as f64).collect();
         let (_, s) = exact(&wide, 66);
-        assert!((a.result_f64() - s).abs() <= n as f64 * 2f64.powi(-28), "seed {seed:#x}");
+        assert!(
+            (a.result_f64() - s).abs() <= n as f64 * 2f64.powi(-28),
+            "seed {seed:#x}"
+        );
+        // Truncation: terms of 2^-3 and more exact, smaller ones truncated to the 2^-27 unit.
+        let model: i128 = xs
+            .iter()
+            .map(|&x| ((x as f64) * 2f64.powi(27)).trunc() as i128)
+            .sum();
         let mut t = Narumi::truncating();
         t.add_slice(&xs);
-        assert!((t.result_f64() - s).abs() < n as f64 * 2f64.powi(-27), "seed {seed:#x}");
+        assert_eq!(
+            t.result_f64(),
+            model as f64 * 2f64.powi(-27),
+            "seed {seed:#x} n {n}"
+        );
+        assert!(
+            (t.result_f64() - s).abs() < n as f64 * 2f64.powi(-27),
+            "seed {seed:#x}"
+        );
         // Modified Nitadori: high word on a 2^-2 grid, low word a naive f32 sum of parts
         // below 2^-3.
         let got = sum::<ModifiedNitadori<f32>, _>(&xs) as f64;
@@ -182,7 +207,10 @@ fn symmetric_pairs_sum_to_zero() {
     assert_eq!(sum::<ReproducibleSum, f32>(&xs), 0.0);
     let small: Vec<f32> = xs.iter().map(|&x| x * 2f32.powi(-15)).collect();
     assert_eq!(Narumi::default().tap(&small).result_f64(), 0.0);
-    assert!(sum::<Naive<f32>, _>(&xs) != 0.0, "seed {seed:#x}: naive float is exact?");
+    assert!(
+        sum::<Naive<f32>, _>(&xs) != 0.0,
+        "seed {seed:#x}: naive float is exact?"
+    );
 }
 
 trait Tap: Accumulator<f32> {
@@ -237,9 +265,18 @@ fn reproducible_sum_is_order_independent() {
         }
         let zs: Vec<f32> = (0..n.min(4000)).map(|_| rng.f32(-40, 7)).collect();
         let first = Narumi::default().tap(&zs).result_f64().to_bits();
+        let nearest = Narumi::nearest().tap(&zs).result_f64().to_bits();
         for trial in 0..20 {
             let got = random_split::<Narumi, f32>(&zs, &mut rng).result_f64();
             assert_eq!(got.to_bits(), first, "narumi seed {seed:#x} trial {trial}");
+            let mut v = zs.clone();
+            rng.shuffle(&mut v);
+            let got = Narumi::nearest().tap(&v).result_f64();
+            assert_eq!(
+                got.to_bits(),
+                nearest,
+                "narumi nearest seed {seed:#x} trial {trial}"
+            );
         }
     }
 }

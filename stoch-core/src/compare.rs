@@ -22,8 +22,8 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn relation(&self, other: &Self) -> (Option<Ordering>, bool) {
         let d = self.without_flags().raw_sub(other.without_flags());
-        let noise = is_noise(&d.s);
-        if noise || is_computed_zero(&d.s) {
+        let noise = is_noise(&d.s());
+        if noise || is_computed_zero(&d.s()) {
             return (Some(Ordering::Equal), noise);
         }
         let (ma, mb) = (self.to_f64(), other.to_f64());
@@ -38,7 +38,7 @@ impl<T: StochFloat> Stochastic<T> {
             record(
                 Instability::Branching,
                 Location::caller(),
-                &[&self.s, &other.s],
+                &[&self.s(), &other.s()],
             );
         }
         o
@@ -76,10 +76,7 @@ impl<T: StochFloat> PartialOrd for Stochastic<T> {
     #[track_caller]
     #[inline]
     fn le(&self, other: &Self) -> bool {
-        matches!(
-            self.ordered(other),
-            Some(Ordering::Less | Ordering::Equal)
-        )
+        matches!(self.ordered(other), Some(Ordering::Less | Ordering::Equal))
     }
     #[track_caller]
     #[inline]

@@ -404,7 +404,10 @@ impl<T: EftFloat> DoubleWord<T> {
     #[inline]
     #[must_use]
     pub fn from_value(x: T) -> Self {
-        Self { hi: x, lo: T::zero() }
+        Self {
+            hi: x,
+            lo: T::zero(),
+        }
     }
 
     /// The exact sum `a + b`, normalised with [`two_sum`].
@@ -675,7 +678,10 @@ mod tests {
         assert_eq!(z.value, 1.0e8);
         assert_eq!(z.error, 1.0);
         assert_eq!((z - x).to_f64(), 1.0);
-        assert_eq!(Composite::from_value(3.0_f64) - 1.0, Composite::from_value(2.0));
+        assert_eq!(
+            Composite::from_value(3.0_f64) - 1.0,
+            Composite::from_value(2.0)
+        );
     }
 
     #[test]
@@ -718,7 +724,10 @@ mod tests {
         };
         for _ in 0..10_000 {
             let (a, b) = (next(), next() * 100.0);
-            let (x, y) = (DoubleWord::<f32>::from_f64(a), DoubleWord::<f32>::from_f64(b));
+            let (x, y) = (
+                DoubleWord::<f32>::from_f64(a),
+                DoubleWord::<f32>::from_f64(b),
+            );
             let (xa, ya) = (x.to_f64(), y.to_f64());
             let u2 = 2f64.powi(-48);
             assert!(((x + y).to_f64() - (xa + ya)).abs() <= 4.0 * u2 * (xa + ya));
@@ -733,7 +742,10 @@ mod tests {
     #[test]
     fn printing() {
         assert_eq!(format!("{}", Composite::new(2.0_f64, 0.5)), "2 + 0.5");
-        assert_eq!(format!("{:.1e}", Composite::new(2.0_f32, -0.5)), "2.0e0 - 5.0e-1");
+        assert_eq!(
+            format!("{:.1e}", Composite::new(2.0_f32, -0.5)),
+            "2.0e0 - 5.0e-1"
+        );
         assert_eq!(f64::from(Composite::new(1.0_f32, 0.25)), 1.25);
     }
 }

@@ -224,7 +224,11 @@ impl Config {
             })?;
         }
         if let Some(v) = get("STOCH_CANCEL_LEVEL") {
-            let n = v.trim().parse::<u32>().ok().filter(|n| (1..=15).contains(n));
+            let n = v
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=15).contains(n));
             self.cancel_level = n.ok_or_else(|| {
                 ConfigError::new("STOCH_CANCEL_LEVEL", &v, "an integer from 1 to 15")
             })?;

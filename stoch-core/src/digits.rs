@@ -53,20 +53,49 @@ fn k() -> f64 {
 #[inline(always)]
 pub(crate) fn stats<T: StochFloat>(s: &[T; 3]) -> (f64, f64) {
     let (a, b, c) = (s[0].to_f64(), s[1].to_f64(), s[2].to_f64());
-    let m = (a + b + c) / 3.0;
+    // Each third first: no overflow for samples near the top of the range.
+    let m = a / 3.0 + b / 3.0 + c / 3.0;
     let (da, db, dc) = (a - m, b - m, c - m);
     (m, da * da + db * db + dc * dc)
 }
 
 /// Whether three samples make numerical noise: a computed zero that is not an exact zero.
-/// Cheap: a handful of flops, no logarithm. NaN samples are not noise.
+/// Cheap: a handful of flops, no division, no logarithm. NaN samples are not noise.
 #[inline(always)]
 pub(crate) fn is_noise<T: StochFloat>(s: &[T; 3]) -> bool {
-    if s[0] == s[1] && s[1] == s[2] {
+    // Fast exit: noise needs a spread above 0.127·|mean|; a spread below 0.05·|x| (checked
+    // in T, no conversion) rules it out. Also true for identical samples.
+    let (x, y, z) = (s[0], s[1], s[2]);
+    let near = T::from_f64(0.05) * x.abs();
+    if (y - x).abs() + (z - x).abs() <= near && x != T::ZERO {
         return false;
     }
-    let (m, ss) = stats(s);
-    ss > k() * m * m
+    if x == y && y == z {
+        return false;
+    }
+    noise_full(s)
+}
+
+/// `Σ(R_i − m)² > K·m²` without division: with `S = ΣR_i`, `Σ(3R_i − S)² > K·S²`. Values
+/// beyond ±1e150 are rescaled by a power of two first so that the squares cannot overflow.
+#[inline(always)]
+fn noise_full<T: StochFloat>(s: &[T; 3]) -> bool {
+    let (mut a, mut b, mut c) = (s[0].to_f64(), s[1].to_f64(), s[2].to_f64());
+    let big = a.abs().max(b.abs()).max(c.abs());
+    if !(big < 1e150 && big > 1e-150) {
+        if big == 0.0 || big.is_nan() || big.is_infinite() {
+            return false;
+        }
+        // Scale by a power of two near 1/big (exact).
+        let e = big.log2().floor() as i32;
+        let f = 2f64.powi(-e.clamp(-1000, 1000));
+        a *= f;
+        b *= f;
+        c *= f;
+    }
+    let sum = a + b + c;
+    let (da, db, dc) = (3.0 * a - sum, 3.0 * b - sum, 3.0 * c - sum);
+    da * da + db * db + dc * dc > k() * sum * sum
 }
 
 /// Whether three samples make a computed zero (exact zero included).
@@ -80,16 +109,22 @@ pub(crate) fn estimate<T: StochFloat>(s: &[T; 3]) -> f64 {
     if s.iter().any(|x| !x.is_finite()) {
         return f64::NAN;
     }
-    let (m, ss) = stats(s);
-    if ss == 0.0 {
-        return if m == 0.0 {
+    if s[0] == s[1] && s[1] == s[2] {
+        return if s[0] == T::ZERO {
             f64::NEG_INFINITY
         } else {
             f64::INFINITY
         };
     }
-    let sigma = (ss / 2.0).sqrt();
-    f64::from_bits(LOG_OFFSET.load(Ordering::Relaxed)) + (m.abs() / sigma).log10()
+    let (m, _) = stats(s);
+    if m == 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    // C = log10(√3/τ) + log10(|m|/σ), with σ relative to |m| to avoid overflow of squares.
+    let rel = |x: T| (x.to_f64() - m) / m;
+    let (ra, rb, rc) = (rel(s[0]), rel(s[1]), rel(s[2]));
+    let q = ra * ra + rb * rb + rc * rc;
+    f64::from_bits(LOG_OFFSET.load(Ordering::Relaxed)) - 0.5 * (q / 2.0).log10()
 }
 
 /// Integer digits: `⌊C + 0.5⌋` clamped to `0..=MAX_DIGITS`; the maximum for identical non-zero
@@ -123,12 +158,16 @@ impl<T: StochFloat> Stochastic<T> {
     /// ```
     /// use stoch_core::Sf64;
     /// assert_eq!(Sf64::new(0.1).digits(), 15);
+    /// // σ = 1e-6: C = log10(√3 / (4.3027 · 1e-6)) = 5.60, rounded half up: 6.
     /// let x = Sf64::from_samples([1.0 - 1e-6, 1.0, 1.0 + 1e-6]);
-    /// assert_eq!(x.digits(), 5);
+    /// assert_eq!(x.digits(), 6);
+    /// // Far from 1, the estimate is the same (relative spread).
+    /// let y = Sf64::from_samples([1e300 * (1.0 - 1e-6), 1e300, 1e300 * (1.0 + 1e-6)]);
+    /// assert_eq!(y.digits(), 6);
     /// ```
     #[must_use]
     pub fn digits(&self) -> u32 {
-        digits(&self.s)
+        digits(&self.s())
     }
 
     /// The real-valued estimate `C = log10(√3·|m| / (σ·τ))`, not rounded and not capped:
@@ -137,11 +176,11 @@ impl<T: StochFloat> Stochastic<T> {
     /// ```
     /// use stoch_core::Sf64;
     /// let x = Sf64::from_samples([1.0 - 1e-6, 1.0, 1.0 + 1e-6]);
-    /// assert!((x.digits_estimate() - 5.3665).abs() < 1e-3);
+    /// assert!((x.digits_estimate() - 5.6048).abs() < 1e-3);
     /// ```
     #[must_use]
     pub fn digits_estimate(&self) -> f64 {
-        estimate(&self.s)
+        estimate(&self.s())
     }
 
     /// Whether the value is a computed zero (`@.0`): all samples zero, or fewer than half an
@@ -155,19 +194,19 @@ impl<T: StochFloat> Stochastic<T> {
     /// ```
     #[must_use]
     pub fn is_computed_zero(&self) -> bool {
-        is_computed_zero(&self.s)
+        is_computed_zero(&self.s())
     }
 
     /// Whether all three samples are zero.
     #[must_use]
     pub fn is_exact_zero(&self) -> bool {
-        self.s.iter().all(|x| *x == T::ZERO)
+        self.s().iter().all(|x| *x == T::ZERO)
     }
 
     /// Whether the value is numerical noise: a computed zero that is not an exact zero.
     #[must_use]
     pub fn is_numerical_noise(&self) -> bool {
-        is_noise(&self.s)
+        is_noise(&self.s())
     }
 }
 

@@ -286,13 +286,21 @@ mod tests {
             let b = rng.f64(14) as f32;
             let (s, e) = two_sum(a, b);
             assert_eq!(s, a + b, "seed {seed:#x} case {i}");
-            assert_eq!(s as f64 + e as f64, a as f64 + b as f64, "seed {seed:#x} case {i}");
+            assert_eq!(
+                s as f64 + e as f64,
+                a as f64 + b as f64,
+                "seed {seed:#x} case {i}"
+            );
             let (s, e) = if a.abs() >= b.abs() {
                 fast_two_sum(a, b)
             } else {
                 fast_two_sum(b, a)
             };
-            assert_eq!(s as f64 + e as f64, a as f64 + b as f64, "seed {seed:#x} case {i}");
+            assert_eq!(
+                s as f64 + e as f64,
+                a as f64 + b as f64,
+                "seed {seed:#x} case {i}"
+            );
             let exact = a as f64 * b as f64;
             let (p, e) = two_product(a, b);
             assert_eq!(p, a * b);
@@ -313,7 +321,10 @@ mod tests {
             let (s, e) = two_sum(a, b);
             // e is the exact error: re-adding must reproduce s, and |e| <= ulp(s)/2.
             assert_eq!(s, a + b);
-            assert!(e.abs() <= s.abs() * f64::EPSILON / 2.0, "seed {seed:#x} case {i}");
+            assert!(
+                e.abs() <= s.abs() * f64::EPSILON / 2.0,
+                "seed {seed:#x} case {i}"
+            );
             assert_eq!(
                 exact_sum_minus(&[a, b], &[s, e]),
                 0,
@@ -321,7 +332,10 @@ mod tests {
             );
             let (p, e) = two_product(a, b);
             assert_eq!(two_product_dekker(a, b), (p, e), "seed {seed:#x} case {i}");
-            assert!(e.abs() <= p.abs() * f64::EPSILON / 2.0, "seed {seed:#x} case {i}");
+            assert!(
+                e.abs() <= p.abs() * f64::EPSILON / 2.0,
+                "seed {seed:#x} case {i}"
+            );
         }
     }
 
@@ -337,7 +351,11 @@ mod tests {
                 let bits = v.to_bits();
                 let exp = ((bits >> 52) & 0x7ff) as i32;
                 let mant = (bits & ((1 << 52) - 1)) | (1 << 52);
-                let m = if v < 0.0 { -(mant as i128) } else { mant as i128 };
+                let m = if v < 0.0 {
+                    -(mant as i128)
+                } else {
+                    mant as i128
+                };
                 (m * s as i128, exp - 1075)
             })
             .collect();

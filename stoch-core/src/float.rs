@@ -34,10 +34,6 @@ pub trait StochFloat:
     + num_traits::Float
     + num_traits::FloatConst
 {
-    /// Explicit zero padding after the flag byte, so that the value has no uninitialised bytes
-    /// (`[u8; 3]` for `f32`, `[u8; 7]` for `f64`).
-    #[doc(hidden)]
-    type Pad: Copy + Default + Debug + Send + Sync + 'static;
     /// Zero.
     const ZERO: Self;
     /// One.
@@ -68,12 +64,20 @@ pub trait StochFloat:
     fn next_up(self) -> Self;
     /// The next representable value toward −∞.
     fn next_down(self) -> Self;
+    /// A lane holding flag byte `f` in its first byte and zeros elsewhere.
+    #[doc(hidden)]
+    fn flags_lane(f: u8) -> Self;
+    /// The flag byte of a flags lane.
+    #[doc(hidden)]
+    fn lane_flags(self) -> u8;
+    /// Bitwise OR of two lanes (flags propagation).
+    #[doc(hidden)]
+    fn or_lanes(a: Self, b: Self) -> Self;
 }
 
 macro_rules! impl_stoch_float {
-    ($t:ident, $pad:ty, $digits:expr) => {
+    ($t:ident, $digits:expr) => {
         impl StochFloat for $t {
-            type Pad = $pad;
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const MAX_DIGITS: u32 = $digits;
@@ -101,8 +105,20 @@ macro_rules! impl_stoch_float {
             fn next_down(self) -> Self {
                 $t::next_down(self)
             }
+            #[inline(always)]
+            fn flags_lane(f: u8) -> Self {
+                $t::from_bits(f as _)
+            }
+            #[inline(always)]
+            fn lane_flags(self) -> u8 {
+                self.to_bits() as u8
+            }
+            #[inline(always)]
+            fn or_lanes(a: Self, b: Self) -> Self {
+                $t::from_bits(a.to_bits() | b.to_bits())
+            }
         }
     };
 }
-impl_stoch_float!(f32, [u8; 3], 7);
-impl_stoch_float!(f64, [u8; 7], 15);
+impl_stoch_float!(f32, 7);
+impl_stoch_float!(f64, 15);

@@ -176,7 +176,9 @@ impl Flags {
 
     /// The kinds set, in report order.
     pub fn iter(self) -> impl Iterator<Item = Instability> {
-        Instability::ALL.into_iter().filter(move |k| self.contains(*k))
+        Instability::ALL
+            .into_iter()
+            .filter(move |k| self.contains(*k))
     }
 
     /// These flags with `kind` added.
@@ -189,7 +191,9 @@ impl Flags {
 
 impl fmt::Debug for Flags {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter().map(|k| k.name())).finish()
+        f.debug_list()
+            .entries(self.iter().map(|k| k.name()))
+            .finish()
     }
 }
 

@@ -37,8 +37,8 @@ pub mod eft;
 mod float;
 mod instability;
 mod math;
-mod number;
 mod num_traits_impl;
+mod number;
 mod ops;
 pub mod report;
 mod rng;
@@ -62,3 +62,6 @@ pub use report::{
     CollapseSite, GpuCount, Guard, Report, Site,
 };
 pub use rng::{current_seed, seed, DEFAULT_SEED};
+mod fmt; // fmt-helper
+pub use fmt::ParseStochasticError; // fmt-helper
+mod composite_stoch; // composite-helper

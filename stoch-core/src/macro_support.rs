@@ -20,25 +20,29 @@ pub fn cast<Target, S: StochCast<Target>>(s: S) -> Target {
 /// An exact stochastic `f32` in a `const`.
 #[must_use]
 pub const fn const_f32(x: f32) -> Sf32 {
-    Stochastic::<f32>::const_new(x)
+    Stochastic {
+        v: crate::rounding::lanes32([x, x, x, 0.0]),
+    }
 }
 
 /// An exact stochastic `f64` in a `const`.
 #[must_use]
 pub const fn const_f64(x: f64) -> Sf64 {
-    Stochastic::<f64>::const_new(x)
+    Stochastic {
+        v: crate::rounding::lanes64([x, x, x, 0.0]),
+    }
 }
 
 /// The first sample of a constant (constants are exact).
 #[must_use]
 pub const fn const_value_f32(x: &Sf32) -> f32 {
-    x.s[0]
+    crate::rounding::unlanes32(x.v)[0]
 }
 
 /// The first sample of a constant (constants are exact).
 #[must_use]
 pub const fn const_value_f64(x: &Sf64) -> f64 {
-    x.s[0]
+    crate::rounding::unlanes64(x.v)[0]
 }
 
 macro_rules! prim_to_stoch {

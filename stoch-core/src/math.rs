@@ -26,22 +26,22 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn lib1(self, f: impl Fn(T) -> T) -> Self {
         let d = directions(rng::dir2());
-        let s = core::array::from_fn(|i| nudge(f(self.s[i]), d[i]));
-        Self::from_parts_raw(s, self.flags)
+        let s = core::array::from_fn(|i| nudge(f(self.a()[i]), d[i]));
+        Self::from_parts_raw(s, self.fl())
     }
 
     #[inline]
     fn lib2(self, other: Self, f: impl Fn(T, T) -> T) -> Self {
         let d = directions(rng::dir2());
-        let s = core::array::from_fn(|i| nudge(f(self.s[i], other.s[i]), d[i]));
-        Self::from_parts_raw(s, self.flags | other.flags)
+        let s = core::array::from_fn(|i| nudge(f(self.a()[i], other.a()[i]), d[i]));
+        Self::from_parts_raw(s, self.fl() | other.fl())
     }
 
     #[inline]
     #[track_caller]
     fn check_math(self, arg: &Self) -> Self {
-        if config::on(MATH) && is_noise(&arg.s) {
-            return self.flag(Instability::MathFunction, Location::caller(), &[&arg.s]);
+        if config::on(MATH) && is_noise(&arg.s()) {
+            return self.flag(Instability::MathFunction, Location::caller(), &[&arg.s()]);
         }
         self
     }
@@ -51,10 +51,10 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[track_caller]
     fn exact_per_sample(self, f: impl Fn(T) -> T) -> Self {
-        let s = self.s.map(f);
-        let r = Self::from_parts_raw(s, self.flags);
+        let s = self.s().map(f);
+        let r = Self::from_parts_raw(s, self.fl());
         if config::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) && !(s[0].is_nan()) {
-            return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s]);
+            return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         r
     }
@@ -64,9 +64,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[track_caller]
     #[inline]
     pub(crate) fn checked_int_cast<I: PartialEq + Copy>(self, conv: impl Fn(T) -> I) -> I {
-        let c = self.s.map(&conv);
+        let c = self.s().map(&conv);
         if config::on(INTRINSIC) && (c[0] != c[1] || c[1] != c[2]) {
-            record(Instability::Intrinsic, Location::caller(), &[&self.s]);
+            record(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         conv(self.mean())
     }
@@ -87,7 +87,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn sqrt(self) -> Self {
-        let r = Self::from_parts_raw(T::sqrt3(self.s, rng::dir2()), self.flags);
+        let r = Self {
+            v: T::sqrt4(self.v, rng::dir2()),
+        };
         r.check_math(&self)
     }
 
@@ -120,9 +122,9 @@ impl<T: StochFloat> Stochastic<T> {
             }
         }
         let mut r = if n < 0 { Self::ONE.raw_div(acc) } else { acc };
-        r.flags |= self.flags;
-        if config::on(POW) && is_noise(&self.s) {
-            return r.flag(Instability::Power, Location::caller(), &[&self.s]);
+        r = r.with_fl(r.fl() | self.fl());
+        if config::on(POW) && is_noise(&self.s()) {
+            return r.flag(Instability::Power, Location::caller(), &[&self.s()]);
         }
         r
     }
@@ -137,8 +139,8 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn powf(self, n: Self) -> Self {
         let r = self.lib2(n, |a, b| a.powf(b));
-        if config::on(POW) && (is_noise(&self.s) || is_noise(&n.s)) {
-            return r.flag(Instability::Power, Location::caller(), &[&self.s, &n.s]);
+        if config::on(POW) && (is_noise(&self.s()) || is_noise(&n.s())) {
+            return r.flag(Instability::Power, Location::caller(), &[&self.s(), &n.s()]);
         }
         r
     }
@@ -166,11 +168,11 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn hypot(self, other: Self) -> Self {
         let r = self.lib2(other, |a, b| a.hypot(b));
-        if config::on(MATH) && is_noise(&self.s) && is_noise(&other.s) {
+        if config::on(MATH) && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
                 Instability::MathFunction,
                 Location::caller(),
-                &[&self.s, &other.s],
+                &[&self.s(), &other.s()],
             );
         }
         r
@@ -186,11 +188,11 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn atan2(self, other: Self) -> Self {
         let r = self.lib2(other, |a, b| a.atan2(b));
-        if config::on(MATH) && is_noise(&self.s) && is_noise(&other.s) {
+        if config::on(MATH) && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
                 Instability::MathFunction,
                 Location::caller(),
-                &[&self.s, &other.s],
+                &[&self.s(), &other.s()],
             );
         }
         r
@@ -213,11 +215,11 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn abs(self) -> Self {
-        let r = Self::from_parts_raw(self.s.map(|x| x.abs()), self.flags);
-        let neg = self.s.map(|x| x.is_sign_negative() && x != T::ZERO);
-        let pos = self.s.map(|x| x.is_sign_positive() && x != T::ZERO);
+        let r = Self::from_parts_raw(self.s().map(|x| x.abs()), self.fl());
+        let neg = self.s().map(|x| x.is_sign_negative() && x != T::ZERO);
+        let pos = self.s().map(|x| x.is_sign_positive() && x != T::ZERO);
         if config::on(INTRINSIC) && neg.iter().any(|b| *b) && pos.iter().any(|b| *b) {
-            return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s]);
+            return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         r
     }
@@ -291,10 +293,10 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn fract(self) -> Self {
-        let t = self.s.map(|x| x.trunc());
-        let r = Self::from_parts_raw(self.s.map(|x| x - x.trunc()), self.flags);
+        let t = self.s().map(|x| x.trunc());
+        let r = Self::from_parts_raw(self.s().map(|x| x - x.trunc()), self.fl());
         if config::on(INTRINSIC) && (t[0] != t[1] || t[1] != t[2]) {
-            return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s]);
+            return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         r
     }
@@ -359,8 +361,8 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn copysign(self, sign: Self) -> Self {
-        let s = core::array::from_fn(|i| self.s[i].copysign(sign.s[i]));
-        Self::from_parts_raw(s, self.flags | sign.flags)
+        let s = core::array::from_fn(|i| self.a()[i].copysign(sign.a()[i]));
+        Self::from_parts_raw(s, self.fl() | sign.fl())
     }
 
     /// Whether any sample is NaN.
@@ -426,9 +428,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[track_caller]
     #[inline]
     fn sign_test(self, positive: bool) -> bool {
-        let s = self.s.map(|x| x.is_sign_positive());
+        let s = self.s().map(|x| x.is_sign_positive());
         if config::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) {
-            record(Instability::Intrinsic, Location::caller(), &[&self.s]);
+            record(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         let m = self.mean();
         if positive {
@@ -441,9 +443,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[track_caller]
     #[inline]
     fn test(self, f: impl Fn(T) -> bool, any: bool) -> bool {
-        let b = self.s.map(f);
+        let b = self.s().map(f);
         if config::on(MATH) && (b[0] != b[1] || b[1] != b[2]) {
-            record(Instability::MathFunction, Location::caller(), &[&self.s]);
+            record(Instability::MathFunction, Location::caller(), &[&self.s()]);
         }
         if any {
             b.iter().any(|x| *x)

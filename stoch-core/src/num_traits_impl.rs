@@ -3,9 +3,7 @@
 
 use core::num::FpCategory;
 
-use num_traits::{
-    Float, FloatConst, FromPrimitive, Num, NumCast, One, Signed, ToPrimitive, Zero,
-};
+use num_traits::{Float, FloatConst, FromPrimitive, Num, NumCast, One, Signed, ToPrimitive, Zero};
 
 use crate::{StochFloat, Stochastic};
 
@@ -231,7 +229,24 @@ macro_rules! consts {
 
 impl<T: StochFloat> FloatConst for Stochastic<T> {
     consts!(
-        E, FRAC_1_PI, FRAC_1_SQRT_2, FRAC_2_PI, FRAC_2_SQRT_PI, FRAC_PI_2, FRAC_PI_3, FRAC_PI_4,
-        FRAC_PI_6, FRAC_PI_8, LN_10, LN_2, LOG10_E, LOG2_E, PI, SQRT_2, TAU, LOG10_2, LOG2_10
+        E,
+        FRAC_1_PI,
+        FRAC_1_SQRT_2,
+        FRAC_2_PI,
+        FRAC_2_SQRT_PI,
+        FRAC_PI_2,
+        FRAC_PI_3,
+        FRAC_PI_4,
+        FRAC_PI_6,
+        FRAC_PI_8,
+        LN_10,
+        LN_2,
+        LOG10_E,
+        LOG2_E,
+        PI,
+        SQRT_2,
+        TAU,
+        LOG10_2,
+        LOG2_10
     );
 }

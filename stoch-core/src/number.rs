@@ -21,9 +21,10 @@ use crate::{rng, StochFloat};
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub struct Stochastic<T: StochFloat> {
-    pub(crate) s: [T; 3],
-    pub(crate) flags: u8,
-    pad: T::Pad,
+    /// Samples x, y, z, then a lane whose first byte is the flag byte and whose other bytes
+    /// are zero (the same bytes as `[T; 3]`, `u8`, zero padding). Keeping four lanes of one
+    /// type lets the value live in one vector register.
+    pub(crate) v: T::Lanes,
 }
 
 /// A stochastic `f32`.
@@ -33,31 +34,24 @@ pub type Sf64 = Stochastic<f64>;
 
 impl<T: StochFloat> Stochastic<T> {
     /// Machine epsilon, exact.
-    pub const EPSILON: Self = Self::const_new(T::EPSILON);
+    pub const EPSILON: Self = Stochastic { v: T::EPSILON_L };
     /// Largest finite value, exact.
-    pub const MAX: Self = Self::const_new(T::MAX);
+    pub const MAX: Self = Stochastic { v: T::MAX_L };
     /// Smallest finite value, exact.
-    pub const MIN: Self = Self::const_new(T::MIN);
+    pub const MIN: Self = Stochastic { v: T::MIN_L };
     /// Smallest positive normal value, exact.
-    pub const MIN_POSITIVE: Self = Self::const_new(T::MIN_POSITIVE);
+    pub const MIN_POSITIVE: Self = Stochastic { v: T::MIN_POSITIVE_L };
     /// Positive infinity.
-    pub const INFINITY: Self = Self::const_new(T::INFINITY);
+    pub const INFINITY: Self = Stochastic { v: T::INFINITY_L };
     /// Negative infinity.
-    pub const NEG_INFINITY: Self = Self::const_new(T::NEG_INFINITY);
+    pub const NEG_INFINITY: Self = Stochastic { v: T::NEG_INFINITY_L };
     /// Not a number.
-    pub const NAN: Self = Self::const_new(T::NAN);
+    pub const NAN: Self = Stochastic { v: T::NAN_L };
     /// Exact zero.
-    pub const ZERO: Self = Self::const_new(T::ZERO);
+    pub const ZERO: Self = Stochastic { v: T::ZERO_L };
     /// Exact one.
-    pub const ONE: Self = Self::const_new(T::ONE);
+    pub const ONE: Self = Stochastic { v: T::ONE_L };
 
-    pub(crate) const fn const_new(x: T) -> Self {
-        Stochastic {
-            s: [x, x, x],
-            flags: 0,
-            pad: unsafe_zero_pad::<T>(),
-        }
-    }
 
     /// An exact value: three equal samples.
     ///
@@ -68,7 +62,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn new(x: T) -> Self {
-        Self::const_new(x)
+        Stochastic {
+            v: T::load([x, x, x, T::ZERO]),
+        }
     }
 
     /// A value from its three samples, with no flags.
@@ -89,9 +85,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn from_parts(s: [T; 3], flags: Flags) -> Self {
         Stochastic {
-            s,
-            flags: flags.bits(),
-            pad: T::Pad::default(),
+            v: T::load([s[0], s[1], s[2], T::flags_lane(flags.bits())]),
         }
     }
 
@@ -99,7 +93,34 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn samples(&self) -> [T; 3] {
-        self.s
+        self.s()
+    }
+
+    /// The samples.
+    #[inline(always)]
+    pub(crate) fn s(&self) -> [T; 3] {
+        let a = T::store(self.v);
+        [a[0], a[1], a[2]]
+    }
+
+    /// The four lanes (samples, then the flags lane).
+    #[inline(always)]
+    pub(crate) fn a(&self) -> [T; 4] {
+        T::store(self.v)
+    }
+
+    /// The flag byte.
+    #[inline(always)]
+    pub(crate) fn fl(&self) -> u8 {
+        self.a()[3].lane_flags()
+    }
+
+    /// This value with flag byte `f`.
+    #[inline(always)]
+    pub(crate) fn with_fl(self, f: u8) -> Self {
+        let mut a = self.a();
+        a[3] = T::flags_lane(f);
+        Stochastic { v: T::load(a) }
     }
 
     /// The instability kinds that touched this value's history.
@@ -114,14 +135,14 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn flags(&self) -> Flags {
-        Flags::from_bits(self.flags)
+        Flags::from_bits(self.fl())
     }
 
     /// This value with its flags cleared.
     #[inline]
     #[must_use]
     pub fn without_flags(self) -> Self {
-        Self::from_samples(self.s)
+        Self::from_samples(self.s())
     }
 
     /// The mean of the samples, the value DSA reports.
@@ -133,14 +154,14 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn mean(&self) -> T {
-        T::from_f64(crate::digits::stats(&self.s).0)
+        T::from_f64(crate::digits::stats(&self.s()).0)
     }
 
     /// The mean as `f64`.
     #[inline]
     #[must_use]
     pub fn to_f64(&self) -> f64 {
-        crate::digits::stats(&self.s).0
+        crate::digits::stats(&self.s()).0
     }
 
     /// The mean rounded to `f32`.
@@ -215,7 +236,7 @@ impl Stochastic<f32> {
     /// Widens every sample to `f64` (exact), keeping the flags.
     #[must_use]
     pub fn to_sf64(self) -> Stochastic<f64> {
-        Stochastic::from_parts(self.s.map(|x| x as f64), self.flags())
+        Stochastic::from_parts(self.s().map(|x| x as f64), self.flags())
     }
 }
 
@@ -225,7 +246,7 @@ impl Stochastic<f64> {
     pub fn to_sf32(self) -> Stochastic<f32> {
         let d = crate::rounding::directions(rng::dir2());
         let s = core::array::from_fn(|i| {
-            let x = self.s[i];
+            let x = self.a()[i];
             let r = x as f32;
             let back = r as f64;
             if !r.is_finite() || back == x || x.is_nan() {
@@ -316,13 +337,6 @@ impl From<u32> for Stochastic<f64> {
     }
 }
 
-/// Zero padding as a constant (the padding types are byte arrays).
-const fn unsafe_zero_pad<T: StochFloat>() -> T::Pad {
-    // SAFETY: `T::Pad` is `[u8; 3]` or `[u8; 7]` (sealed trait), for which all-zero bytes are a
-    // valid value.
-    unsafe { core::mem::zeroed() }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,10 +347,20 @@ mod tests {
         assert_eq!(core::mem::align_of::<Sf32>(), 4);
         assert_eq!(core::mem::size_of::<Sf64>(), 32);
         assert_eq!(core::mem::align_of::<Sf64>(), 8);
-        assert_eq!(core::mem::offset_of!(Sf32, flags), 12);
-        assert_eq!(core::mem::offset_of!(Sf64, flags), 24);
-        assert_eq!(core::mem::offset_of!(Sf32, pad), 13);
-        assert_eq!(core::mem::offset_of!(Sf64, pad), 25);
+        // Bytes: samples, the flag byte, zero padding.
+        let x = Sf64::from_parts([1.0, 2.0, 3.0], crate::Flags::from_bits(0x41));
+        // SAFETY: Sf64 is 32 bytes of plain data with no uninitialised bytes.
+        let b: [u8; 32] = unsafe { core::mem::transmute(x) };
+        assert_eq!(&b[0..8], &1.0f64.to_le_bytes());
+        assert_eq!(&b[16..24], &3.0f64.to_le_bytes());
+        assert_eq!(b[24], 0x41);
+        assert!(b[25..].iter().all(|&z| z == 0));
+        let y = Sf32::from_parts([1.0, 2.0, 3.0], crate::Flags::from_bits(0x7f));
+        // SAFETY: Sf32 is 16 bytes of plain data with no uninitialised bytes.
+        let b: [u8; 16] = unsafe { core::mem::transmute(y) };
+        assert_eq!(&b[8..12], &3.0f32.to_le_bytes());
+        assert_eq!(b[12], 0x7f);
+        assert!(b[13..].iter().all(|&z| z == 0));
     }
 
     #[test]

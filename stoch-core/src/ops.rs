@@ -3,8 +3,8 @@
 //! expression.
 
 use core::iter::{Product, Sum};
-use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub};
 use core::ops::SubAssign;
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub};
 use std::panic::Location;
 use std::sync::atomic::Ordering;
 
@@ -22,8 +22,9 @@ impl<T: StochFloat> Stochastic<T> {
     /// `self + rhs` with random rounding and no instability check.
     #[inline(always)]
     pub(crate) fn raw_add(self, rhs: Self) -> Self {
-        let s = T::add3(self.s, rhs.s, rng::dir2());
-        Self::from_parts_raw(s, self.flags | rhs.flags)
+        Self {
+            v: T::add4(self.v, rhs.v, rng::dir2()),
+        }
     }
 
     /// `self − rhs` with random rounding and no instability check.
@@ -35,15 +36,17 @@ impl<T: StochFloat> Stochastic<T> {
     /// `self · rhs` with random rounding and no instability check.
     #[inline(always)]
     pub(crate) fn raw_mul(self, rhs: Self) -> Self {
-        let s = T::mul3(self.s, rhs.s, rng::dir2());
-        Self::from_parts_raw(s, self.flags | rhs.flags)
+        Self {
+            v: T::mul4(self.v, rhs.v, rng::dir2()),
+        }
     }
 
     /// `self / rhs` with random rounding and no instability check.
     #[inline(always)]
     pub(crate) fn raw_div(self, rhs: Self) -> Self {
-        let s = T::div3(self.s, rhs.s, rng::dir2());
-        Self::from_parts_raw(s, self.flags | rhs.flags)
+        Self {
+            v: T::div4(self.v, rhs.v, rng::dir2()),
+        }
     }
 
     #[inline(always)]
@@ -54,14 +57,19 @@ impl<T: StochFloat> Stochastic<T> {
     /// Adds `kind` to the flags and records it at `loc`.
     #[inline(always)]
     pub(crate) fn flag(
-        mut self,
+        self,
         kind: Instability,
         loc: &'static Location<'static>,
         ops: &[&[T; 3]],
     ) -> Self {
-        self.flags |= kind.bit();
         record(kind, loc, ops);
-        self
+        self.or_flags(kind.bit())
+    }
+
+    /// This value with `bits` ORed into its flags.
+    #[inline(always)]
+    pub(crate) fn or_flags(self, bits: u8) -> Self {
+        self.with_fl(self.fl() | bits)
     }
 
     /// `self · rhs + addend` with a single random rounding (fused multiply-add).
@@ -79,21 +87,23 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn mul_add(self, a: Self, b: Self) -> Self {
-        let s = T::fma3(self.s, a.s, b.s, rng::dir2());
-        let r = Self::from_parts_raw(s, self.flags | a.flags | b.flags);
+        let r = Self {
+            v: T::fma4(self.v, a.v, b.v, rng::dir2()),
+        };
         let r = check_mul(self, a, r, Location::caller());
         let mask = config::DETECT.load(Ordering::Relaxed);
         if mask & (CANCEL | COLLAPSE_BIT) != 0 {
-            let p0 = (self.s[0] * a.s[0]).abs();
-            let big = if p0 > b.s[0].abs() { p0 } else { b.s[0].abs() };
-            let r0 = r.s[0].abs();
-            if r0 < big + big {
+            let p0 = (self.a()[0] * a.a()[0]).abs();
+            let big = if p0 > b.a()[0].abs() { p0 } else { b.a()[0].abs() };
+            let r0 = r.a()[0].abs();
+            if r0 < big {
                 // The product rounded to nearest (no random bits: detection never changes results).
-                let p = Self::from_parts_raw(
-                    core::array::from_fn(|i| self.s[i] * a.s[i]),
-                    self.flags | a.flags,
-                );
-                return add_slow(p, b, r, false, mask, Location::caller());
+                let (x, y) = (self.s(), a.s());
+                let p = core::array::from_fn(|i| x[i] * y[i]);
+                let bits = add_slow(&p, &b.s(), &r.s(), false, mask, Location::caller());
+                if bits != 0 {
+                    return r.or_flags(bits);
+                }
             }
         }
         r
@@ -128,16 +138,21 @@ fn check_add<T: StochFloat>(
     if mask & (CANCEL | COLLAPSE_BIT) == 0 {
         return r;
     }
-    let a0 = a.s[0].abs();
-    let b0 = b.s[0].abs();
+    let a0 = a.a()[0].abs();
+    let b0 = b.a()[0].abs();
     let big = if a0 > b0 { a0 } else { b0 };
-    let r0 = r.s[0].abs();
-    if r0 < big + big && r0 == r0 {
+    let r0 = r.a()[0].abs();
+    // A same-sign sum never shrinks below its larger operand (rounding is monotonic), so
+    // neither a cancellation nor a collapse can happen unless |r| < max(|a|, |b|).
+    if r0 < big {
         let factor = T::from_f64(f64::from_bits(
             config::CANCEL_FACTOR.load(Ordering::Relaxed),
         ));
-        if r0 < factor * big || (mask & COLLAPSE_BIT != 0 && is_noise(&r.s)) {
-            return add_slow(a, b, r, b_plain, mask, loc);
+        if r0 < factor * big || (mask & COLLAPSE_BIT != 0 && is_noise(&r.s())) {
+            let bits = add_slow(&a.s(), &b.s(), &r.s(), b_plain, mask, loc);
+            if bits != 0 {
+                return r.or_flags(bits);
+            }
         }
     }
     r
@@ -146,30 +161,31 @@ fn check_add<T: StochFloat>(
 #[cold]
 #[inline(never)]
 fn add_slow<T: StochFloat>(
-    a: Stochastic<T>,
-    b: Stochastic<T>,
-    mut r: Stochastic<T>,
+    a: &[T; 3],
+    b: &[T; 3],
+    r: &[T; 3],
     b_plain: bool,
     mask: u8,
     loc: &'static Location<'static>,
-) -> Stochastic<T> {
+) -> u8 {
     if mask & COLLAPSE_BIT != 0
-        && is_noise(&r.s)
-        && !is_computed_zero(&a.s)
-        && (b_plain || !is_computed_zero(&b.s))
+        && is_noise(r)
+        && !is_computed_zero(a)
+        && (b_plain || !is_computed_zero(b))
     {
         record_collapse(loc);
     }
     if mask & CANCEL != 0 {
-        let da = digits(&a.s);
-        let dmin = if b_plain { da } else { da.min(digits(&b.s)) };
-        let dr = digits(&r.s);
+        let da = digits(a);
+        let dmin = if b_plain { da } else { da.min(digits(b)) };
+        let dr = digits(r);
         let level = config::CANCEL_LEVEL.load(Ordering::Relaxed);
-        if dmin >= dr + level && !r.is_exact_zero() {
-            r = r.flag(Instability::Cancellation, loc, &[&a.s, &b.s]);
+        if dmin >= dr + level && r.iter().any(|x| *x != T::ZERO) {
+            record(Instability::Cancellation, loc, &[a, b]);
+            return Instability::Cancellation.bit();
         }
     }
-    r
+    0
 }
 
 /// Multiplication check: both operands stochastic and both numerical noise.
@@ -180,8 +196,9 @@ fn check_mul<T: StochFloat>(
     r: Stochastic<T>,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    if config::on(MUL) && is_noise(&a.s) && is_noise(&b.s) {
-        return r.flag(Instability::Multiplication, loc, &[&a.s, &b.s]);
+    if config::on(MUL) && is_noise(&a.s()) && is_noise(&b.s()) {
+        record(Instability::Multiplication, loc, &[&a.s(), &b.s()]);
+        return r.or_flags(MUL);
     }
     r
 }
@@ -194,8 +211,9 @@ fn check_div<T: StochFloat>(
     r: Stochastic<T>,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    if config::on(DIV) && is_noise(&b.s) {
-        return r.flag(Instability::Division, loc, &[&a.s, &b.s]);
+    if config::on(DIV) && is_noise(&b.s()) {
+        record(Instability::Division, loc, &[&a.s(), &b.s()]);
+        return r.or_flags(DIV);
     }
     r
 }
@@ -273,11 +291,15 @@ impl<T: StochFloat> Rem for Stochastic<T> {
     #[track_caller]
     #[inline]
     fn rem(self, rhs: Self) -> Self {
-        let s = core::array::from_fn(|i| self.s[i] % rhs.s[i]);
-        let r = Self::from_parts_raw(s, self.flags | rhs.flags);
-        let q: [T; 3] = core::array::from_fn(|i| (self.s[i] / rhs.s[i]).trunc());
+        let s = core::array::from_fn(|i| self.a()[i] % rhs.a()[i]);
+        let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
+        let q: [T; 3] = core::array::from_fn(|i| (self.a()[i] / rhs.a()[i]).trunc());
         if config::on(Instability::Intrinsic.bit()) && (q[0] != q[1] || q[1] != q[2]) {
-            return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s, &rhs.s]);
+            return r.flag(
+                Instability::Intrinsic,
+                Location::caller(),
+                &[&self.s(), &rhs.s()],
+            );
         }
         r
     }
@@ -288,7 +310,7 @@ impl<T: StochFloat> Neg for Stochastic<T> {
     /// Exact: every sample changes sign.
     #[inline]
     fn neg(self) -> Self {
-        Self::from_parts_raw(self.s.map(|x| -x), self.flags)
+        Self::from_parts_raw(self.s().map(|x| -x), self.fl())
     }
 }
 

@@ -161,7 +161,9 @@ pub fn record_gpu(kernel: &str, kind: Instability, count: u64) {
     }
     let mut g = state();
     let st = g.get_or_insert_with(State::default);
-    *st.gpu.entry((kernel.to_string(), kind.index())).or_insert(0) += count;
+    *st.gpu
+        .entry((kernel.to_string(), kind.index()))
+        .or_insert(0) += count;
 }
 
 /// Clears every counter, site and GPU count, and allows [`finish`] to print again (for tests).
@@ -273,9 +275,9 @@ pub fn report() -> Report {
         })
         .collect();
     sites.sort_by(|a, b| {
-        b.count
-            .cmp(&a.count)
-            .then_with(|| (&a.file, a.line, a.column, a.kind).cmp(&(&b.file, b.line, b.column, b.kind)))
+        b.count.cmp(&a.count).then_with(|| {
+            (&a.file, a.line, a.column, a.kind).cmp(&(&b.file, b.line, b.column, b.kind))
+        })
     });
     let mut collapses: Vec<CollapseSite> = st
         .collapses

@@ -19,11 +19,13 @@ static NEXT_THREAD: AtomicU64 = AtomicU64::new(0);
 /// Bumped by [`seed`]: threads compare it with the epoch their generator was seeded in.
 static EPOCH: AtomicU64 = AtomicU64::new(0);
 
+
 struct State {
     rng: Cell<Option<Xoshiro256PlusPlus>>,
     bits: Cell<u64>,
     left: Cell<u32>,
     index: Cell<u64>,
+    /// Epoch of the seed the generator was drawn from.
     epoch: Cell<u64>,
 }
 
@@ -47,46 +49,62 @@ fn stream_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Seeds this thread's generator from the configured seed and the thread's index, and draws.
 #[cold]
 #[inline(never)]
-fn refill(st: &State) -> u64 {
+fn reseed_next(st: &State, epoch: u64) -> u64 {
     crate::config::ensure_init();
-    let epoch = EPOCH.load(Ordering::Acquire);
-    let mut rng = match st.rng.take() {
-        Some(r) if st.epoch.get() == epoch => r,
-        _ => {
-            if st.index.get() == u64::MAX {
-                st.index.set(NEXT_THREAD.fetch_add(1, Ordering::Relaxed));
-            }
-            st.epoch.set(epoch);
-            Xoshiro256PlusPlus::seed_from_u64(stream_seed(
-                SEED.load(Ordering::Relaxed),
-                st.index.get(),
-            ))
-        }
-    };
+    if st.index.get() == u64::MAX {
+        st.index.set(NEXT_THREAD.fetch_add(1, Ordering::Relaxed));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(stream_seed(
+        SEED.load(Ordering::Relaxed),
+        st.index.get(),
+    ));
+    st.epoch.set(EPOCH.load(Ordering::Acquire).max(epoch));
     let x = rng.next_u64();
     st.rng.set(Some(rng));
     x
 }
 
+/// The next 64 random bits of this thread's generator.
+#[inline(always)]
+fn next(st: &State) -> u64 {
+    let epoch = EPOCH.load(Ordering::Relaxed);
+    match st.rng.take() {
+        Some(mut rng) if st.epoch.get() == epoch => {
+            let x = rng.next_u64();
+            st.rng.set(Some(rng));
+            x
+        }
+        _ => reseed_next(st, epoch),
+    }
+}
+
 /// Two random bits (in the low bits of the result) for one random rounding.
+///
+/// Everything, the generator's step included, is inline: a call on the hot path would make the
+/// compiler keep every live vector register in memory across the loop.
 #[inline(always)]
 pub(crate) fn dir2() -> u32 {
-    STATE.with(|st| {
-        let left = st.left.get();
-        if left == 0 {
-            let x = refill(st);
-            st.bits.set(x >> 2);
-            st.left.set(31);
-            (x & 3) as u32
-        } else {
-            let b = st.bits.get();
-            st.bits.set(b >> 2);
-            st.left.set(left - 1);
-            (b & 3) as u32
-        }
-    })
+    // A tiny closure, so that `with` inlines; the state is used through the pointer at once,
+    // on this thread, which owns it.
+    let st: *const State = STATE.with(|st| st as *const State);
+    // SAFETY: the thread-local outlives this call on its own thread, and `State` is only
+    // accessed through shared references to `Cell`s.
+    let st = unsafe { &*st };
+    let left = st.left.get();
+    if left == 0 {
+        let x = next(st);
+        st.bits.set(x >> 2);
+        st.left.set(31);
+        (x & 3) as u32
+    } else {
+        let b = st.bits.get();
+        st.bits.set(b >> 2);
+        st.left.set(left - 1);
+        (b & 3) as u32
+    }
 }
 
 /// Sets the seed of every thread's generator and restarts the calling thread's stream, so that a
@@ -144,10 +162,6 @@ mod tests {
 
 /// A uniform number in `[−1, 1]` from the thread's generator (data uncertainty).
 pub(crate) fn uniform_pm1() -> f64 {
-    let x = STATE.with(|st| {
-        let x = refill(st);
-        // refill() hands back the generator; the pending bit buffer is untouched.
-        x
-    });
+    let x = STATE.with(next);
     (x >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
 }

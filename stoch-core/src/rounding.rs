@@ -30,16 +30,42 @@
 /// `y`. A set direction bit means "round down".
 #[doc(hidden)]
 pub trait Kernels: Sized + Copy {
-    /// `a + b`, randomly rounded.
-    fn add3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3];
-    /// `a * b`, randomly rounded.
-    fn mul3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3];
-    /// `a / b`, randomly rounded.
-    fn div3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3];
-    /// `a * b + c` with one random rounding.
-    fn fma3(a: [Self; 3], b: [Self; 3], c: [Self; 3], dir: u32) -> [Self; 3];
-    /// `sqrt(a)`, randomly rounded.
-    fn sqrt3(a: [Self; 3], dir: u32) -> [Self; 3];
+    /// The four lanes of a value (x, y, z, flags) as the hot path holds them: one vector
+    /// register on the AVX-512 path, an array otherwise.
+    type Lanes: Copy + Send + Sync + 'static;
+    /// Lanes of an exact zero.
+    const ZERO_L: Self::Lanes;
+    /// Lanes of an exact one.
+    const ONE_L: Self::Lanes;
+    /// Lanes of machine epsilon.
+    const EPSILON_L: Self::Lanes;
+    /// Lanes of the largest finite value.
+    const MAX_L: Self::Lanes;
+    /// Lanes of the smallest finite value.
+    const MIN_L: Self::Lanes;
+    /// Lanes of the smallest positive normal value.
+    const MIN_POSITIVE_L: Self::Lanes;
+    /// Lanes of +∞.
+    const INFINITY_L: Self::Lanes;
+    /// Lanes of −∞.
+    const NEG_INFINITY_L: Self::Lanes;
+    /// Lanes of NaN.
+    const NAN_L: Self::Lanes;
+    /// Array to lanes.
+    fn load(a: [Self; 4]) -> Self::Lanes;
+    /// Lanes to array.
+    fn store(v: Self::Lanes) -> [Self; 4];
+    /// `a + b`, randomly rounded, on four lanes: samples x, y, z and the flags lane, which
+    /// becomes the bitwise OR of the operands' flags lanes.
+    fn add4(a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `a * b`, randomly rounded (flags lanes ORed).
+    fn mul4(a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `a / b`, randomly rounded (flags lanes ORed).
+    fn div4(a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `a * b + c` with one random rounding (flags lanes ORed).
+    fn fma4(a: Self::Lanes, b: Self::Lanes, c: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `sqrt(a)`, randomly rounded (flags lane kept).
+    fn sqrt4(a: Self::Lanes, dir: u32) -> Self::Lanes;
     /// Round-up of `a + b` for one sample (portable path).
     fn ru_add(a: Self, b: Self) -> Self;
     /// Round-up of `a * b` for one sample (portable path).
@@ -52,6 +78,136 @@ pub trait Kernels: Sized + Copy {
     fn rr_sqrt(a: Self, up: bool) -> Self;
     /// Flips the sign of `a` when `neg` is true (exact, branch-free).
     fn flip(a: Self, neg: bool) -> Self;
+    /// Bitwise OR of two lanes.
+    fn or_bits(a: Self, b: Self) -> Self;
+    /// Zero.
+    fn zero_lane() -> Self;
+
+    /// `a + b` on three samples (the dispatching path, for tests).
+    fn add3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3] {
+        three(Self::store(Self::add4(Self::load(four(a)), Self::load(four(b)), dir)))
+    }
+    /// `a * b` on three samples.
+    fn mul3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3] {
+        three(Self::store(Self::mul4(Self::load(four(a)), Self::load(four(b)), dir)))
+    }
+    /// `a / b` on three samples.
+    fn div3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3] {
+        three(Self::store(Self::div4(Self::load(four(a)), Self::load(four(b)), dir)))
+    }
+    /// `a * b + c` on three samples.
+    fn fma3(a: [Self; 3], b: [Self; 3], c: [Self; 3], dir: u32) -> [Self; 3] {
+        three(Self::store(Self::fma4(
+            Self::load(four(a)),
+            Self::load(four(b)),
+            Self::load(four(c)),
+            dir,
+        )))
+    }
+    /// `sqrt(a)` on three samples.
+    fn sqrt3(a: [Self; 3], dir: u32) -> [Self; 3] {
+        three(Self::store(Self::sqrt4(Self::load(four(a)), dir)))
+    }
+}
+
+/// The lanes of an `f64` value.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+pub use avx512::{L32, L64};
+/// The lanes of an `f64` value.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+pub type L64 = [f64; 4];
+/// The lanes of an `f32` value.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+pub type L32 = [f32; 4];
+
+/// Array to lanes, in constant context.
+#[inline(always)]
+pub const fn lanes64(a: [f64; 4]) -> L64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        // SAFETY: [f64; 4] and __m256d are 32 bytes of plain data.
+        L64(unsafe { core::mem::transmute::<[f64; 4], core::arch::x86_64::__m256d>(a) })
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        a
+    }
+}
+
+/// Lanes to array, in constant context.
+#[inline(always)]
+pub const fn unlanes64(v: L64) -> [f64; 4] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        let m = v.0;
+        // SAFETY: as above.
+        unsafe { core::mem::transmute::<core::arch::x86_64::__m256d, [f64; 4]>(m) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        v
+    }
+}
+
+/// Array to lanes, in constant context.
+#[inline(always)]
+pub const fn lanes32(a: [f32; 4]) -> L32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        // SAFETY: [f32; 4] and __m128 are 16 bytes of plain data.
+        L32(unsafe { core::mem::transmute::<[f32; 4], core::arch::x86_64::__m128>(a) })
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        a
+    }
+}
+
+/// Lanes to array, in constant context.
+#[inline(always)]
+pub const fn unlanes32(v: L32) -> [f32; 4] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        let m = v.0;
+        // SAFETY: as above.
+        unsafe { core::mem::transmute::<core::arch::x86_64::__m128, [f32; 4]>(m) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        v
+    }
+}
+
+#[inline(always)]
+fn four<T: Kernels>(a: [T; 3]) -> [T; 4] {
+    [a[0], a[1], a[2], T::zero_lane()]
+}
+
+#[inline(always)]
+fn three<T: Kernels>(a: [T; 4]) -> [T; 3] {
+    [a[0], a[1], a[2]]
+}
+
+/// The portable path on four lanes: `op` 0 add, 1 mul, 2 div, 3 fma, 4 sqrt.
+#[inline(always)]
+fn portable4<T: Kernels>(op: u8, a: [T; 4], b: [T; 4], c: [T; 4], dir: u32) -> [T; 4] {
+    let d = directions(dir);
+    let lane = |i: usize| match op {
+        0 => T::flip(T::ru_add(T::flip(a[i], d[i]), T::flip(b[i], d[i])), d[i]),
+        1 => T::flip(T::ru_mul(T::flip(a[i], d[i]), b[i]), d[i]),
+        2 => T::flip(T::ru_div(T::flip(a[i], d[i]), b[i]), d[i]),
+        3 => T::flip(
+            T::ru_fma(T::flip(a[i], d[i]), b[i], T::flip(c[i], d[i])),
+            d[i],
+        ),
+        _ => T::rr_sqrt(a[i], !d[i]),
+    };
+    let flags = match op {
+        4 => a[3],
+        3 => T::or_bits(T::or_bits(a[3], b[3]), c[3]),
+        _ => T::or_bits(a[3], b[3]),
+    };
+    [lane(0), lane(1), lane(2), flags]
 }
 
 /// The direction of each of the three samples for the two random bits `dir`:
@@ -69,7 +225,11 @@ macro_rules! bump_up {
         let s: $t = $s;
         let b = s.to_bits();
         // +1 on the magnitude for a positive value, −1 for a negative one.
-        let step: $bits = if s.is_sign_negative() { <$bits>::MAX } else { 1 };
+        let step: $bits = if s.is_sign_negative() {
+            <$bits>::MAX
+        } else {
+            1
+        };
         let step = if $inc { step } else { 0 };
         <$t>::from_bits(b.wrapping_add(step))
     }};
@@ -94,6 +254,22 @@ fn fix_neg_overflow_f32(r: f32, finite_inputs: bool) -> f32 {
     }
 }
 
+/// Fast2Sum after ordering by magnitude: `a + b = s + e` exactly whenever `s` is finite, with no
+/// intermediate overflow (unlike TwoSum's `s − a` near ±MAX).
+#[inline(always)]
+fn fast_two_sum_f64(a: f64, b: f64) -> (f64, f64) {
+    let (hi, lo) = if a.abs() >= b.abs() { (a, b) } else { (b, a) };
+    let s = hi + lo;
+    (s, lo - (s - hi))
+}
+
+#[inline(always)]
+fn fast_two_sum_f32(a: f32, b: f32) -> (f32, f32) {
+    let (hi, lo) = if a.abs() >= b.abs() { (a, b) } else { (b, a) };
+    let s = hi + lo;
+    (s, lo - (s - hi))
+}
+
 /// TwoSum: `a + b = s + e` exactly (for finite, non-overflowing inputs).
 #[inline(always)]
 fn two_sum_f64(a: f64, b: f64) -> (f64, f64) {
@@ -103,13 +279,6 @@ fn two_sum_f64(a: f64, b: f64) -> (f64, f64) {
     (s, e)
 }
 
-#[inline(always)]
-fn two_sum_f32(a: f32, b: f32) -> (f32, f32) {
-    let s = a + b;
-    let bb = s - a;
-    let e = (a - (s - bb)) + (b - bb);
-    (s, e)
-}
 
 /// Error of the product `a·b − RN(a·b)`, exact when `|RN(a·b)| ≥ 2^-969`.
 #[cfg(target_feature = "fma")]
@@ -172,6 +341,9 @@ fn div_rem_f64(a: f64, b: f64, q: f64) -> f64 {
     if q.abs() < TWO_M969 || a.abs() < TWO_M969 {
         return div_rem_tiny_f64(a, b, q);
     }
+    if a.abs() >= TWO_1000 {
+        return div_rem_huge_f64(a, b, q);
+    }
     let p = q * b;
     // a − q·b = (a − p) − (q·b − p); a − p is exact (Sterbenz).
     (a - p) - prod_err_f64(q, b, p)
@@ -190,6 +362,22 @@ fn div_rem_tiny_f64(a: f64, b: f64, q: f64) -> f64 {
     // Here |q| ≥ 2^-1074 and |a| < 2^55; scale both sides by 2^600 (exact).
     let a2 = a * TWO_600;
     let q2 = q * TWO_600;
+    let p = q2 * b;
+    (a2 - p) - prod_err_f64(q2, b, p)
+}
+
+const TWO_1000: f64 = 1.0715086071862673e301; // 2^1000
+const TWO_M64: f64 = 5.421010862427522e-20; // 2^-64
+
+/// `a − q·b` scaled by 2^-64 when the dividend is near the top of the range (q·b could
+/// overflow). The quotient scales exactly: |q| ≥ 2^1000/MAX keeps q·2^-64 normal.
+#[cold]
+#[inline(never)]
+fn div_rem_huge_f64(a: f64, b: f64, q: f64) -> f64 {
+    if !q.is_finite() || !b.is_finite() {
+        return 0.0;
+    }
+    let (a2, q2) = (a * TWO_M64, q * TWO_M64);
     let p = q2 * b;
     (a2 - p) - prod_err_f64(q2, b, p)
 }
@@ -245,11 +433,42 @@ fn sign_of_sum4_f64(t: [f64; 4]) -> f64 {
 #[inline(always)]
 fn fma_err_f64(a: f64, x: f64, b: f64, r1: f64) -> f64 {
     let u1 = a * x;
-    if u1.abs() < TWO_M969 || !u1.is_finite() || !r1.is_finite() {
+    // An overflowing product (|u1| = ∞) takes the scaled path too.
+    if u1.abs() >= TWO_1000 || b.abs() >= TWO_1000 || r1.abs() >= TWO_1000 {
+        return fma_err_huge_f64(a, x, b, r1);
+    }
+    if u1.abs() < TWO_M969 || u1.is_nan() || r1.is_nan() {
         return fma_err_tiny_f64(a, x, b, r1);
     }
     let u2 = prod_err_f64(a, x, u1);
     sign_of_sum4_f64([u2, u1, b, -r1])
+}
+
+/// Near the top of the range: scale `a`, `b` and `r1` by 2^-64 (exact for large values; a tiny
+/// `b` that underflows keeps its sign, which is all that matters then).
+#[cold]
+#[inline(never)]
+fn fma_err_huge_f64(a: f64, x: f64, b: f64, r1: f64) -> f64 {
+    if !r1.is_finite() || !a.is_finite() || !x.is_finite() || !b.is_finite() {
+        return 0.0;
+    }
+    if a == 0.0 || x == 0.0 {
+        return 0.0; // a·x + b = b exactly.
+    }
+    let a2 = a * TWO_M64;
+    let mut b2 = b * TWO_M64;
+    if b2 == 0.0 && b != 0.0 {
+        b2 = f64::from_bits(1).copysign(b);
+    }
+    let r2 = r1 * TWO_M64;
+    let u1 = a2 * x;
+    if u1.abs() < TWO_M969 {
+        // a·x is negligible here: the error is that of b alone against r1 (b = r1 exactly or
+        // the sign of a·x decides).
+        return sign_of_sum4_f64([0.0, a.signum() * x.signum() * f64::from_bits(1), b2, -r2]);
+    }
+    let u2 = prod_err_f64(a2, x, u1);
+    sign_of_sum4_f64([u2, u1, b2, -r2])
 }
 
 #[cold]
@@ -279,8 +498,26 @@ fn fma_err_tiny_f64(a: f64, x: f64, b: f64, r1: f64) -> f64 {
 }
 
 impl Kernels for f64 {
+    type Lanes = L64;
+    const ZERO_L: L64 = lanes64([0.0; 4]);
+    const ONE_L: L64 = lanes64([1.0, 1.0, 1.0, 0.0]);
+    const EPSILON_L: L64 = lanes64([f64::EPSILON, f64::EPSILON, f64::EPSILON, 0.0]);
+    const MAX_L: L64 = lanes64([f64::MAX, f64::MAX, f64::MAX, 0.0]);
+    const MIN_L: L64 = lanes64([f64::MIN, f64::MIN, f64::MIN, 0.0]);
+    const MIN_POSITIVE_L: L64 = lanes64([f64::MIN_POSITIVE, f64::MIN_POSITIVE, f64::MIN_POSITIVE, 0.0]);
+    const INFINITY_L: L64 = lanes64([f64::INFINITY, f64::INFINITY, f64::INFINITY, 0.0]);
+    const NEG_INFINITY_L: L64 = lanes64([f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0]);
+    const NAN_L: L64 = lanes64([f64::NAN, f64::NAN, f64::NAN, 0.0]);
     #[inline(always)]
-    fn add3(a: [f64; 3], b: [f64; 3], dir: u32) -> [f64; 3] {
+    fn load(a: [f64; 4]) -> L64 {
+        lanes64(a)
+    }
+    #[inline(always)]
+    fn store(v: L64) -> [f64; 4] {
+        unlanes64(v)
+    }
+    #[inline(always)]
+    fn add4(a: L64, b: L64, dir: u32) -> L64 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F (checked at compile time above).
@@ -288,17 +525,11 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| {
-                f64::flip(
-                    f64::ru_add(f64::flip(a[i], d[i]), f64::flip(b[i], d[i])),
-                    d[i],
-                )
-            })
+            Self::load(portable4(0, Self::store(a), Self::store(b), Self::store(b), dir))
         }
     }
     #[inline(always)]
-    fn mul3(a: [f64; 3], b: [f64; 3], dir: u32) -> [f64; 3] {
+    fn mul4(a: L64, b: L64, dir: u32) -> L64 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F.
@@ -306,12 +537,11 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| f64::flip(f64::ru_mul(f64::flip(a[i], d[i]), b[i]), d[i]))
+            Self::load(portable4(1, Self::store(a), Self::store(b), Self::store(b), dir))
         }
     }
     #[inline(always)]
-    fn div3(a: [f64; 3], b: [f64; 3], dir: u32) -> [f64; 3] {
+    fn div4(a: L64, b: L64, dir: u32) -> L64 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F.
@@ -319,12 +549,11 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| f64::flip(f64::ru_div(f64::flip(a[i], d[i]), b[i]), d[i]))
+            Self::load(portable4(2, Self::store(a), Self::store(b), Self::store(b), dir))
         }
     }
     #[inline(always)]
-    fn fma3(a: [f64; 3], b: [f64; 3], c: [f64; 3], dir: u32) -> [f64; 3] {
+    fn fma4(a: L64, b: L64, c: L64, dir: u32) -> L64 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F.
@@ -332,17 +561,11 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| {
-                f64::flip(
-                    f64::ru_fma(f64::flip(a[i], d[i]), b[i], f64::flip(c[i], d[i])),
-                    d[i],
-                )
-            })
+            Self::load(portable4(3, Self::store(a), Self::store(b), Self::store(c), dir))
         }
     }
     #[inline(always)]
-    fn sqrt3(a: [f64; 3], dir: u32) -> [f64; 3] {
+    fn sqrt4(a: L64, dir: u32) -> L64 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F.
@@ -350,13 +573,21 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| f64::rr_sqrt(a[i], !d[i]))
+            let a = Self::store(a);
+            Self::load(portable4(4, a, a, a, dir))
         }
     }
     #[inline(always)]
+    fn or_bits(a: f64, b: f64) -> f64 {
+        f64::from_bits(a.to_bits() | b.to_bits())
+    }
+    #[inline(always)]
+    fn zero_lane() -> f64 {
+        0.0
+    }
+    #[inline(always)]
     fn ru_add(a: f64, b: f64) -> f64 {
-        let (s, e) = two_sum_f64(a, b);
+        let (s, e) = fast_two_sum_f64(a, b);
         let r = bump_up!(s, e > 0.0, f64, u64);
         fix_neg_overflow_f64(r, a.is_finite() && b.is_finite())
     }
@@ -414,26 +645,38 @@ impl Kernels for f64 {
 }
 
 impl Kernels for f32 {
+    type Lanes = L32;
+    const ZERO_L: L32 = lanes32([0.0; 4]);
+    const ONE_L: L32 = lanes32([1.0, 1.0, 1.0, 0.0]);
+    const EPSILON_L: L32 = lanes32([f32::EPSILON, f32::EPSILON, f32::EPSILON, 0.0]);
+    const MAX_L: L32 = lanes32([f32::MAX, f32::MAX, f32::MAX, 0.0]);
+    const MIN_L: L32 = lanes32([f32::MIN, f32::MIN, f32::MIN, 0.0]);
+    const MIN_POSITIVE_L: L32 = lanes32([f32::MIN_POSITIVE, f32::MIN_POSITIVE, f32::MIN_POSITIVE, 0.0]);
+    const INFINITY_L: L32 = lanes32([f32::INFINITY, f32::INFINITY, f32::INFINITY, 0.0]);
+    const NEG_INFINITY_L: L32 = lanes32([f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0]);
+    const NAN_L: L32 = lanes32([f32::NAN, f32::NAN, f32::NAN, 0.0]);
     #[inline(always)]
-    fn add3(a: [f32; 3], b: [f32; 3], dir: u32) -> [f32; 3] {
+    fn load(a: [f32; 4]) -> L32 {
+        lanes32(a)
+    }
+    #[inline(always)]
+    fn store(v: L32) -> [f32; 4] {
+        unlanes32(v)
+    }
+    #[inline(always)]
+    fn add4(a: L32, b: L32, dir: u32) -> L32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
-            // SAFETY: the target has AVX-512F.
+            // SAFETY: the target has AVX-512F (checked at compile time above).
             unsafe { avx512::add_f32(a, b, dir) }
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| {
-                f32::flip(
-                    f32::ru_add(f32::flip(a[i], d[i]), f32::flip(b[i], d[i])),
-                    d[i],
-                )
-            })
+            Self::load(portable4(0, Self::store(a), Self::store(b), Self::store(b), dir))
         }
     }
     #[inline(always)]
-    fn mul3(a: [f32; 3], b: [f32; 3], dir: u32) -> [f32; 3] {
+    fn mul4(a: L32, b: L32, dir: u32) -> L32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F.
@@ -441,12 +684,11 @@ impl Kernels for f32 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| f32::flip(f32::ru_mul(f32::flip(a[i], d[i]), b[i]), d[i]))
+            Self::load(portable4(1, Self::store(a), Self::store(b), Self::store(b), dir))
         }
     }
     #[inline(always)]
-    fn div3(a: [f32; 3], b: [f32; 3], dir: u32) -> [f32; 3] {
+    fn div4(a: L32, b: L32, dir: u32) -> L32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F.
@@ -454,12 +696,11 @@ impl Kernels for f32 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| f32::flip(f32::ru_div(f32::flip(a[i], d[i]), b[i]), d[i]))
+            Self::load(portable4(2, Self::store(a), Self::store(b), Self::store(b), dir))
         }
     }
     #[inline(always)]
-    fn fma3(a: [f32; 3], b: [f32; 3], c: [f32; 3], dir: u32) -> [f32; 3] {
+    fn fma4(a: L32, b: L32, c: L32, dir: u32) -> L32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F.
@@ -467,17 +708,11 @@ impl Kernels for f32 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| {
-                f32::flip(
-                    f32::ru_fma(f32::flip(a[i], d[i]), b[i], f32::flip(c[i], d[i])),
-                    d[i],
-                )
-            })
+            Self::load(portable4(3, Self::store(a), Self::store(b), Self::store(c), dir))
         }
     }
     #[inline(always)]
-    fn sqrt3(a: [f32; 3], dir: u32) -> [f32; 3] {
+    fn sqrt4(a: L32, dir: u32) -> L32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the target has AVX-512F.
@@ -485,13 +720,21 @@ impl Kernels for f32 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            let d = directions(dir);
-            core::array::from_fn(|i| f32::rr_sqrt(a[i], !d[i]))
+            let a = Self::store(a);
+            Self::load(portable4(4, a, a, a, dir))
         }
     }
     #[inline(always)]
+    fn or_bits(a: f32, b: f32) -> f32 {
+        f32::from_bits(a.to_bits() | b.to_bits())
+    }
+    #[inline(always)]
+    fn zero_lane() -> f32 {
+        0.0
+    }
+    #[inline(always)]
     fn ru_add(a: f32, b: f32) -> f32 {
-        let (s, e) = two_sum_f32(a, b);
+        let (s, e) = fast_two_sum_f32(a, b);
         let r = bump_up!(s, e > 0.0, f32, u32);
         fix_neg_overflow_f32(r, a.is_finite() && b.is_finite())
     }
@@ -589,191 +832,218 @@ pub(crate) fn nudge<T: crate::StochFloat>(r: T, down: bool) -> T {
     }
 }
 
-/// The portable path, used directly by tests to check both paths against the same oracle.
+/// The portable path on three samples, used directly by tests to check both paths against the
+/// same oracle: `op` 0 add, 1 mul, 2 div, 3 fma (`a·b + c`), 4 sqrt (of `a`).
 #[doc(hidden)]
 pub fn portable3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], c: [T; 3], dir: u32) -> [T; 3] {
-    let d = directions(dir);
-    core::array::from_fn(|i| match op {
-        0 => T::flip(T::ru_add(T::flip(a[i], d[i]), T::flip(b[i], d[i])), d[i]),
-        1 => T::flip(T::ru_mul(T::flip(a[i], d[i]), b[i]), d[i]),
-        2 => T::flip(T::ru_div(T::flip(a[i], d[i]), b[i]), d[i]),
-        3 => T::flip(
-            T::ru_fma(T::flip(a[i], d[i]), b[i], T::flip(c[i], d[i])),
-            d[i],
-        ),
-        _ => T::rr_sqrt(a[i], !d[i]),
-    })
+    three(portable4(op, four(a), four(b), four(c), dir))
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 mod avx512 {
-    //! One AVX-512 instruction with embedded round-toward-+∞ per operation, on sign-masked
-    //! operands (lanes 0-2 hold x, y, z; lane 3 is masked off).
+    //! The four lanes of a value (x, y, z, flags) live in one vector register. One masked
+    //! AVX-512 instruction with embedded round-toward-+∞ (`vaddpd {ru-sae}` and friends) computes
+    //! the three samples on sign-masked operands, and its merge source supplies the OR of the
+    //! operands' flags lanes for lane 3.
     use core::arch::x86_64::*;
 
     const RU: i32 = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
     const RD: i32 = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+    const SAMPLES: u8 = 0b0111;
 
-    /// Sign masks for the four values of the two random bits (lanes x, y, z, unused).
-    static MASK_F64: [[u64; 8]; 4] = {
-        const S: u64 = 1 << 63;
-        [
-            [0, 0, S, 0, 0, 0, 0, 0],
-            [S, 0, S, 0, 0, 0, 0, 0],
-            [0, S, 0, 0, 0, 0, 0, 0],
-            [S, S, 0, 0, 0, 0, 0, 0],
-        ]
-    };
-    static MASK_F32: [[u32; 16]; 4] = {
-        const S: u32 = 1 << 31;
-        [
-            [0, 0, S, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-            [S, 0, S, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-            [0, S, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-            [S, S, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-        ]
-    };
-    /// Lanes rounded up (bit set) for the four values of the two random bits.
-    const UP_F: [u8; 4] = [0b011, 0b010, 0b101, 0b100];
+    /// Sign masks (−0.0 = round down) of lanes x, y, z for the two random bits; lane 3 is 0.
+    static MASK_F64: [[f64; 4]; 4] = [
+        [0.0, 0.0, -0.0, 0.0],
+        [-0.0, 0.0, -0.0, 0.0],
+        [0.0, -0.0, 0.0, 0.0],
+        [-0.0, -0.0, 0.0, 0.0],
+    ];
+    static MASK_F32: [[f32; 4]; 4] = [
+        [0.0, 0.0, -0.0, 0.0],
+        [-0.0, 0.0, -0.0, 0.0],
+        [0.0, -0.0, 0.0, 0.0],
+        [-0.0, -0.0, 0.0, 0.0],
+    ];
+    /// Lanes rounded down for the two random bits.
+    const DOWN: [u8; 4] = [0b100, 0b101, 0b010, 0b011];
 
-    #[inline(always)]
-    unsafe fn ld64(a: &[f64; 3]) -> __m512d {
-        // SAFETY: reads exactly the three lanes of `a`; the other lanes are zero.
-        unsafe { _mm512_maskz_loadu_pd(0b0111, a.as_ptr()) }
-    }
-    #[inline(always)]
-    unsafe fn st64(v: __m512d) -> [f64; 3] {
-        let mut out = [0.0f64; 3];
-        // SAFETY: writes exactly the three lanes of `out`.
-        unsafe { _mm512_mask_storeu_pd(out.as_mut_ptr(), 0b0111, v) };
-        out
-    }
-    #[inline(always)]
-    unsafe fn ld32(a: &[f32; 3]) -> __m512 {
-        // SAFETY: reads exactly the three lanes of `a`.
-        unsafe { _mm512_maskz_loadu_ps(0b0111, a.as_ptr()) }
-    }
-    #[inline(always)]
-    unsafe fn st32(v: __m512) -> [f32; 3] {
-        let mut out = [0.0f32; 3];
-        // SAFETY: writes exactly the three lanes of `out`.
-        unsafe { _mm512_mask_storeu_ps(out.as_mut_ptr(), 0b0111, v) };
-        out
-    }
-    #[inline(always)]
-    unsafe fn m64(dir: u32) -> __m512d {
-        // SAFETY: index is masked to 0..4; the table rows are 64 bytes.
-        unsafe { _mm512_loadu_pd(MASK_F64[(dir & 3) as usize].as_ptr() as *const f64) }
-    }
-    #[inline(always)]
-    unsafe fn m32(dir: u32) -> __m512 {
-        // SAFETY: index is masked to 0..4; the table rows are 64 bytes.
-        unsafe { _mm512_loadu_ps(MASK_F32[(dir & 3) as usize].as_ptr() as *const f32) }
-    }
+    /// Four `f64` lanes in a vector register, with the alignment of `f64` (so that the
+    /// value keeps the layout of the device type).
+    #[derive(Clone, Copy)]
+    #[repr(C, packed(8))]
+    pub struct L64(pub(crate) __m256d);
+    /// Four `f32` lanes in a vector register, with the alignment of `f32`.
+    #[derive(Clone, Copy)]
+    #[repr(C, packed(4))]
+    pub struct L32(pub(crate) __m128);
+
+    // SAFETY: plain data.
+    unsafe impl Send for L64 {}
+    // SAFETY: plain data.
+    unsafe impl Sync for L64 {}
+    // SAFETY: plain data.
+    unsafe impl Send for L32 {}
+    // SAFETY: plain data.
+    unsafe impl Sync for L32 {}
 
     #[inline(always)]
-    pub(super) unsafe fn add_f64(a: [f64; 3], b: [f64; 3], dir: u32) -> [f64; 3] {
-        // SAFETY: AVX-512F is enabled for this target; pointers come from local arrays.
+    fn v64(a: L64) -> __m512d {
+        let m = a.0;
+        // SAFETY: the upper half of the 512-bit register is never used (every operation is
+        // masked to lanes 0-3).
+        unsafe { _mm512_castpd256_pd512(m) }
+    }
+    #[inline(always)]
+    fn a64(v: __m512d) -> L64 {
+        // SAFETY: AVX-512F is enabled.
+        L64(unsafe { _mm512_castpd512_pd256(v) })
+    }
+    #[inline(always)]
+    fn v32(a: L32) -> __m512 {
+        let m = a.0;
+        // SAFETY: upper lanes are never used.
+        unsafe { _mm512_castps128_ps512(m) }
+    }
+    #[inline(always)]
+    fn a32(v: __m512) -> L32 {
+        // SAFETY: AVX-512F is enabled.
+        L32(unsafe { _mm512_castps512_ps128(v) })
+    }
+    #[inline(always)]
+    fn m64(dir: u32) -> __m512d {
+        v64(super::lanes64(MASK_F64[(dir & 3) as usize]))
+    }
+    #[inline(always)]
+    fn m32(dir: u32) -> __m512 {
+        v32(super::lanes32(MASK_F32[(dir & 3) as usize]))
+    }
+
+    #[inline(always)]
+    pub(super) unsafe fn add_f64(a: L64, b: L64, dir: u32) -> L64 {
+        let (a, b, m) = (v64(a), v64(b), m64(dir));
+        // SAFETY: AVX-512F is enabled for this target (compile-time cfg).
         unsafe {
-            let m = m64(dir);
-            let x = _mm512_xor_pd(ld64(&a), m);
-            let y = _mm512_xor_pd(ld64(&b), m);
-            st64(_mm512_xor_pd(_mm512_add_round_pd::<RU>(x, y), m))
+            let src = _mm512_or_pd(a, b);
+            let r = _mm512_mask_add_round_pd::<RU>(
+                src,
+                SAMPLES,
+                _mm512_xor_pd(a, m),
+                _mm512_xor_pd(b, m),
+            );
+            a64(_mm512_xor_pd(r, m))
         }
     }
     #[inline(always)]
-    pub(super) unsafe fn mul_f64(a: [f64; 3], b: [f64; 3], dir: u32) -> [f64; 3] {
-        // SAFETY: as above.
+    pub(super) unsafe fn mul_f64(a: L64, b: L64, dir: u32) -> L64 {
+        let (a, b, m) = (v64(a), v64(b), m64(dir));
+        // SAFETY: AVX-512F is enabled for this target.
         unsafe {
-            let m = m64(dir);
-            let x = _mm512_xor_pd(ld64(&a), m);
-            st64(_mm512_xor_pd(_mm512_mul_round_pd::<RU>(x, ld64(&b)), m))
+            let src = _mm512_or_pd(a, b);
+            let r = _mm512_mask_mul_round_pd::<RU>(src, SAMPLES, _mm512_xor_pd(a, m), b);
+            a64(_mm512_xor_pd(r, m))
         }
     }
     #[inline(always)]
-    pub(super) unsafe fn div_f64(a: [f64; 3], b: [f64; 3], dir: u32) -> [f64; 3] {
-        // SAFETY: as above. Lane 3 divides 0 by 0 but is never stored; NO_EXC suppresses flags.
+    pub(super) unsafe fn div_f64(a: L64, b: L64, dir: u32) -> L64 {
+        let (a, b, m) = (v64(a), v64(b), m64(dir));
+        // SAFETY: AVX-512F is enabled for this target.
         unsafe {
-            let m = m64(dir);
-            let x = _mm512_xor_pd(ld64(&a), m);
-            st64(_mm512_xor_pd(_mm512_div_round_pd::<RU>(x, ld64(&b)), m))
+            let src = _mm512_or_pd(a, b);
+            let r = _mm512_mask_div_round_pd::<RU>(src, SAMPLES, _mm512_xor_pd(a, m), b);
+            a64(_mm512_xor_pd(r, m))
         }
     }
     #[inline(always)]
-    pub(super) unsafe fn fma_f64(a: [f64; 3], b: [f64; 3], c: [f64; 3], dir: u32) -> [f64; 3] {
-        // SAFETY: as above.
+    pub(super) unsafe fn fma_f64(a: L64, b: L64, c: L64, dir: u32) -> L64 {
+        let (a, b, c, m) = (v64(a), v64(b), v64(c), m64(dir));
+        // SAFETY: AVX-512F is enabled for this target.
         unsafe {
-            let m = m64(dir);
-            let x = _mm512_xor_pd(ld64(&a), m);
-            let z = _mm512_xor_pd(ld64(&c), m);
-            st64(_mm512_xor_pd(
-                _mm512_fmadd_round_pd::<RU>(x, ld64(&b), z),
-                m,
-            ))
+            let flags = _mm512_or_pd(_mm512_or_pd(a, b), c);
+            let r = _mm512_maskz_fmadd_round_pd::<RU>(
+                SAMPLES,
+                _mm512_xor_pd(a, m),
+                b,
+                _mm512_xor_pd(c, m),
+            );
+            let r = _mm512_xor_pd(r, m);
+            a64(_mm512_mask_blend_pd(SAMPLES, flags, r))
         }
     }
     #[inline(always)]
-    pub(super) unsafe fn sqrt_f64(a: [f64; 3], dir: u32) -> [f64; 3] {
-        // SAFETY: as above.
+    pub(super) unsafe fn sqrt_f64(a: L64, dir: u32) -> L64 {
+        let a = v64(a);
+        // SAFETY: AVX-512F is enabled for this target.
         unsafe {
-            let v = ld64(&a);
-            let up = _mm512_sqrt_round_pd::<RU>(v);
-            let down = _mm512_sqrt_round_pd::<RD>(v);
-            st64(_mm512_mask_blend_pd(UP_F[(dir & 3) as usize], down, up))
-        }
-    }
-    #[inline(always)]
-    pub(super) unsafe fn add_f32(a: [f32; 3], b: [f32; 3], dir: u32) -> [f32; 3] {
-        // SAFETY: as above.
-        unsafe {
-            let m = m32(dir);
-            let x = _mm512_xor_ps(ld32(&a), m);
-            let y = _mm512_xor_ps(ld32(&b), m);
-            st32(_mm512_xor_ps(_mm512_add_round_ps::<RU>(x, y), m))
-        }
-    }
-    #[inline(always)]
-    pub(super) unsafe fn mul_f32(a: [f32; 3], b: [f32; 3], dir: u32) -> [f32; 3] {
-        // SAFETY: as above.
-        unsafe {
-            let m = m32(dir);
-            let x = _mm512_xor_ps(ld32(&a), m);
-            st32(_mm512_xor_ps(_mm512_mul_round_ps::<RU>(x, ld32(&b)), m))
-        }
-    }
-    #[inline(always)]
-    pub(super) unsafe fn div_f32(a: [f32; 3], b: [f32; 3], dir: u32) -> [f32; 3] {
-        // SAFETY: as above.
-        unsafe {
-            let m = m32(dir);
-            let x = _mm512_xor_ps(ld32(&a), m);
-            st32(_mm512_xor_ps(_mm512_div_round_ps::<RU>(x, ld32(&b)), m))
-        }
-    }
-    #[inline(always)]
-    pub(super) unsafe fn fma_f32(a: [f32; 3], b: [f32; 3], c: [f32; 3], dir: u32) -> [f32; 3] {
-        // SAFETY: as above.
-        unsafe {
-            let m = m32(dir);
-            let x = _mm512_xor_ps(ld32(&a), m);
-            let z = _mm512_xor_ps(ld32(&c), m);
-            st32(_mm512_xor_ps(
-                _mm512_fmadd_round_ps::<RU>(x, ld32(&b), z),
-                m,
-            ))
-        }
-    }
-    #[inline(always)]
-    pub(super) unsafe fn sqrt_f32(a: [f32; 3], dir: u32) -> [f32; 3] {
-        // SAFETY: as above.
-        unsafe {
-            let v = ld32(&a);
-            let up = _mm512_sqrt_round_ps::<RU>(v);
-            let down = _mm512_sqrt_round_ps::<RD>(v);
-            st32(_mm512_mask_blend_ps(
-                UP_F[(dir & 3) as usize] as u16,
-                down,
+            let up = _mm512_mask_sqrt_round_pd::<RU>(a, SAMPLES, a);
+            a64(_mm512_mask_sqrt_round_pd::<RD>(
                 up,
+                DOWN[(dir & 3) as usize],
+                a,
+            ))
+        }
+    }
+
+    #[inline(always)]
+    pub(super) unsafe fn add_f32(a: L32, b: L32, dir: u32) -> L32 {
+        let (a, b, m) = (v32(a), v32(b), m32(dir));
+        // SAFETY: AVX-512F is enabled for this target.
+        unsafe {
+            let src = _mm512_or_ps(a, b);
+            let r = _mm512_mask_add_round_ps::<RU>(
+                src,
+                SAMPLES as u16,
+                _mm512_xor_ps(a, m),
+                _mm512_xor_ps(b, m),
+            );
+            a32(_mm512_xor_ps(r, m))
+        }
+    }
+    #[inline(always)]
+    pub(super) unsafe fn mul_f32(a: L32, b: L32, dir: u32) -> L32 {
+        let (a, b, m) = (v32(a), v32(b), m32(dir));
+        // SAFETY: AVX-512F is enabled for this target.
+        unsafe {
+            let src = _mm512_or_ps(a, b);
+            let r = _mm512_mask_mul_round_ps::<RU>(src, SAMPLES as u16, _mm512_xor_ps(a, m), b);
+            a32(_mm512_xor_ps(r, m))
+        }
+    }
+    #[inline(always)]
+    pub(super) unsafe fn div_f32(a: L32, b: L32, dir: u32) -> L32 {
+        let (a, b, m) = (v32(a), v32(b), m32(dir));
+        // SAFETY: AVX-512F is enabled for this target.
+        unsafe {
+            let src = _mm512_or_ps(a, b);
+            let r = _mm512_mask_div_round_ps::<RU>(src, SAMPLES as u16, _mm512_xor_ps(a, m), b);
+            a32(_mm512_xor_ps(r, m))
+        }
+    }
+    #[inline(always)]
+    pub(super) unsafe fn fma_f32(a: L32, b: L32, c: L32, dir: u32) -> L32 {
+        let (a, b, c, m) = (v32(a), v32(b), v32(c), m32(dir));
+        // SAFETY: AVX-512F is enabled for this target.
+        unsafe {
+            let flags = _mm512_or_ps(_mm512_or_ps(a, b), c);
+            let r = _mm512_maskz_fmadd_round_ps::<RU>(
+                SAMPLES as u16,
+                _mm512_xor_ps(a, m),
+                b,
+                _mm512_xor_ps(c, m),
+            );
+            let r = _mm512_xor_ps(r, m);
+            a32(_mm512_mask_blend_ps(SAMPLES as u16, flags, r))
+        }
+    }
+    #[inline(always)]
+    pub(super) unsafe fn sqrt_f32(a: L32, dir: u32) -> L32 {
+        let a = v32(a);
+        // SAFETY: AVX-512F is enabled for this target.
+        unsafe {
+            let up = _mm512_mask_sqrt_round_ps::<RU>(a, SAMPLES as u16, a);
+            a32(_mm512_mask_sqrt_round_ps::<RD>(
+                up,
+                DOWN[(dir & 3) as usize] as u16,
+                a,
             ))
         }
     }
