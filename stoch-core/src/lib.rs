@@ -52,6 +52,10 @@ pub mod __private {
 }
 mod macro_support;
 
+/// `#[stochastic]`: rewrites `f32`/`f64` code to stochastic arithmetic (see `stoch-macros`).
+#[cfg(feature = "macros")]
+pub use stoch_macros::stochastic;
+
 pub use config::{Config, ConfigError, ReportMode};
 pub use digits::{student_tau, tau, TAU_95};
 pub use float::StochFloat;

@@ -1,1 +1,119 @@
-//! stoch-macros
+//! The `#[stochastic]` attribute of the `stoch` workspace: put it on code written for `f32`/`f64`
+//! and that code computes with [`stoch_core::Stochastic`] numbers instead (Discrete Stochastic
+//! Arithmetic, as CADNA does for C and Fortran).
+//!
+//! Use it through `stoch_core::stochastic` (the `macros` feature of `stoch-core`, on by default);
+//! the expansion refers to `::stoch_core` by absolute path, so that crate must be a dependency.
+//!
+//! [`stoch_core::Stochastic`]: https://docs.rs/stoch-core
+
+mod args;
+mod error;
+mod expand;
+mod rewrite;
+
+use proc_macro::TokenStream;
+
+/// Rewrites `f32`/`f64` code to stochastic arithmetic.
+///
+/// # Where it goes
+///
+/// On a free `fn`, an `impl` block (inherent or trait), an inline `mod` (everything inside), a
+/// `trait`, a `struct`/`enum`/`union` (field types), a `type` alias, a `const`/`static`, and
+/// `fn main`:
+///
+/// ```
+/// # use stoch_macros::stochastic; // users write `use stoch_core::stochastic;`
+/// #[stochastic]
+/// fn rump(a: f64, b: f64) -> f64 {
+///     333.75 * b.powi(6) + a * a * (11.0 * a * a * b * b - b.powi(6) - 121.0 * b.powi(4) - 2.0)
+///         + 5.5 * b.powi(8)
+///         + a / (2.0 * b)
+/// }
+///
+/// #[stochastic(report = false)]
+/// fn main() {
+///     let r = rump(77617.0, 33096.0);
+///     println!("{r}"); // only the exact significant digits: none here, `@.0`
+///     assert!(r.digits() <= 1);
+/// } // without `report = false`, the instability report is printed here (also on panic or `Err`)
+/// ```
+///
+/// # What is rewritten
+///
+/// - **Types.** `f32`/`f64` become `::stoch_core::Stochastic<f32>`/`<f64>` wherever a type
+///   appears: signatures, `let` and closure annotations, `const`/`static` items, generic
+///   arguments (`Vec<f64>`, `Option<f32>`, `HashMap<K, f64>`), arrays, slices, references,
+///   tuples, `fn` pointer and `dyn Fn` types, turbofish (`parse::<f64>()`, `sum::<f64>()`),
+///   `Self` types of impls, struct fields, nested fns and items. Array lengths and const generic
+///   arguments are integer constants and are left alone.
+/// - **Float literals** (everywhere but in patterns):
+///   - a suffixed literal has its type: `1.5f32` becomes
+///     `<Stochastic<f32> as From<f32>>::from(1.5f32)`;
+///   - an unsuffixed literal `0.5` becomes `<Stochastic<_> as From<_>>::from(0.5)`. The macro
+///     cannot see types, so it does not guess one: the two `_` are found by the compiler's own
+///     inference, from the same context that would have typed the plain literal (`x * 0.5` with
+///     `x: Stochastic<f32>` gives `Stochastic<f32>`), with the same fallback to `f64` when nothing
+///     constrains it. `stoch-core` has exactly the `From` impls that make this unambiguous
+///     (`f32 → Sf32`, `f64 → Sf64`, `f32 → Sf64`).
+/// - **Casts.** `n as f64` and `x as f32` become `::stoch_core::__private::cast::<Stochastic<_>,
+///   _>(n)`, which converts integers, plain floats and stochastic values. `x as usize` (and the
+///   other integer targets) goes through the same function, which accepts plain integers too,
+///   unless the operand obviously is not a float: a literal, an enum variant or other
+///   `Path::NAME`, a cast to an integer, a comparison or logical expression, `.len()`, `.count()`
+///   and similar. (`kind as usize` on a plain `enum` value named by a variable does not compile
+///   after the rewrite: write `#[stochastic(skip)]` on the fn that does it, or a `match`.)
+///   A cast to a `type Real = f64;` alias declared inside the item counts as a float cast.
+/// - **Paths.** `f64::sqrt(x)`, `f64::max(a, b)` and every lower-case `f64::name` become
+///   `Stochastic::<f64>::name`; `f64::EPSILON`, `MAX`, `MIN`, `MIN_POSITIVE`, `INFINITY`,
+///   `NEG_INFINITY`, `NAN` become the `Stochastic::<f64>` constants; `std::f64::consts::PI` (or
+///   `core::`) becomes an exact stochastic constant; `f64::from` becomes the cast above.
+///   Integer constants such as `f64::DIGITS` or `f64::MANTISSA_DIGITS` are left alone.
+/// - **Constants.** A `const`/`static` of float type (and arrays, slices, tuples, references
+///   of floats) keeps a plain constant initializer, wrapped by a `const fn`:
+///   `const DT: f64 = 1.0 / 64.0;` becomes `const DT: Stochastic<f64> =
+///   ::stoch_core::__private::const_f64(1.0 / 64.0);`. Another float constant of the same item
+///   named inside the initializer is read back as a plain value. A constant of a struct type
+///   (`const ORIGIN: Point = Point { x: 0.0, y: 0.0 };`, or `Point(0.0, 0.0)`) has its float
+///   fields wrapped the same way when the struct is declared in the same item (the field types
+///   are known) or is the self type of the impl being rewritten (the float-valued fields then
+///   take the only float type the item names, `f64` if it names both or none).
+/// - **Macros.** The arguments of `vec!`, `println!`/`print!`/`eprintln!`/`eprint!`,
+///   `format!`/`format_args!`, `write!`/`writeln!`, `panic!`, `assert!`/`assert_eq!`/
+///   `assert_ne!` (and `debug_` forms), `dbg!`, `unreachable!`, `todo!` are rewritten. Other
+///   macro invocations are left as written.
+/// - **`fn main`**: the body starts with `let guard =
+///   ::stoch_core::__private::main_prologue(report);`, which reads the configuration from the
+///   environment (a bad value is reported at once) and prints the instability report once when
+///   `main` ends, returns `Err` or panics.
+///
+/// Integer code, method calls (they resolve to `Stochastic`'s methods of the same names),
+/// `println!("{}", x)` formatting (exact digits only) are left to the types.
+///
+/// # Boundaries
+///
+/// Code outside the annotated item still sees plain floats: a caller that is not annotated
+/// passes `Sf64::new(1.5)` (or `1.5.into()`) to a rewritten fn, and rewritten code hands plain
+/// values to other crates (plotting, I/O, FFI) with `x.to_f64()`/`x.mean()`. Keep such calls
+/// in a nested item marked `#[stochastic(skip)]`, or outside the annotated item. A
+/// `use std::f64::consts::PI;` outside the item keeps `PI` a plain `f64`, which mixes with
+/// stochastic values (`Stochastic<T> op T` and `T op Stochastic<T>` exist).
+///
+/// # Options
+///
+/// - `#[stochastic(report = false)]` on `fn main`: no report at the end.
+/// - `#[stochastic(skip)]` or `#[stochastic_skip]` on an item nested inside a rewritten item
+///   (fn, impl, mod, method, const, struct, ...) or on a `let` statement: left exactly as
+///   written.
+///
+/// # Errors
+///
+/// A spanned compile error, followed by the item as written (so no cascade of secondary
+/// errors), for: `const fn` (stochastic arithmetic does not run in const evaluation), `extern`
+/// fns and blocks (foreign ABIs take plain floats), `mod m;` declarations (the macro cannot see
+/// their file), `use`/`extern crate`/macro items, unknown or duplicate arguments, `report` on
+/// anything but `main`, and constant initializers it cannot rewrite.
+#[proc_macro_attribute]
+pub fn stochastic(args: TokenStream, input: TokenStream) -> TokenStream {
+    expand::stochastic(args.into(), input.into()).into()
+}

@@ -1,0 +1,120 @@
+//! The attribute's arguments: `#[stochastic]`, `#[stochastic(report = false)]`,
+//! `#[stochastic(skip)]`.
+
+use proc_macro2::TokenStream;
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitBool, Token};
+
+use crate::error::bail;
+
+/// Parsed arguments of `#[stochastic(...)]`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Args {
+    /// `report = <bool>`: print the instability report when `main` ends (default `true`).
+    /// Keeps the span of the `report` keyword for the "only on `main`" error.
+    pub(crate) report: Option<(bool, Ident)>,
+    /// `skip`: leave the item untouched (meant for items nested in a rewritten item).
+    pub(crate) skip: Option<Ident>,
+}
+
+impl Args {
+    /// Parses the arguments of the attribute (the tokens inside the parentheses).
+    pub(crate) fn parse_tokens(tokens: TokenStream) -> syn::Result<Self> {
+        syn::parse2(tokens)
+    }
+}
+
+impl Parse for Args {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let mut args = Args::default();
+        while !input.is_empty() {
+            let key: Ident = input.call(Ident::parse_any)?;
+            match key.to_string().as_str() {
+                "report" => {
+                    if args.report.is_some() {
+                        bail!(key, "duplicate `report` argument");
+                    }
+                    if !input.peek(Token![=]) {
+                        bail!(key, "expected `report = true` or `report = false`");
+                    }
+                    input.parse::<Token![=]>()?;
+                    let value: LitBool = match input.parse() {
+                        Ok(value) => value,
+                        Err(err) => {
+                            return Err(syn::Error::new(
+                                err.span(),
+                                "expected `true` or `false` after `report =`",
+                            ))
+                        }
+                    };
+                    args.report = Some((value.value, key));
+                }
+                "skip" => {
+                    if args.skip.is_some() {
+                        bail!(key, "duplicate `skip` argument");
+                    }
+                    args.skip = Some(key);
+                }
+                _ => bail!(
+                    key,
+                    "unknown argument `{}`; #[stochastic] accepts `report = false` (on `fn main`) and `skip`",
+                    key
+                ),
+            }
+            if input.is_empty() {
+                break;
+            }
+            input.parse::<Token![,]>()?;
+        }
+        Ok(args)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn parse(tokens: TokenStream) -> syn::Result<Args> {
+        Args::parse_tokens(tokens)
+    }
+
+    #[test]
+    fn empty() {
+        assert_eq!(parse(quote!()).unwrap(), Args::default());
+    }
+
+    #[test]
+    fn report_false() {
+        let args = parse(quote!(report = false)).unwrap();
+        assert!(!args.report.unwrap().0);
+        let args = parse(quote!(report = true,)).unwrap();
+        assert!(args.report.unwrap().0);
+    }
+
+    #[test]
+    fn skip() {
+        assert!(parse(quote!(skip)).unwrap().skip.is_some());
+    }
+
+    #[test]
+    fn errors() {
+        let msg = |t| parse(t).unwrap_err().to_string();
+        assert_eq!(msg(quote!(skip, skip)), "duplicate `skip` argument");
+        assert_eq!(
+            msg(quote!(report = false, report = true)),
+            "duplicate `report` argument"
+        );
+        assert!(msg(quote!(fast)).starts_with("unknown argument `fast`"));
+        assert!(msg(quote!(type)).starts_with("unknown argument `type`"));
+        assert_eq!(
+            msg(quote!(report)),
+            "expected `report = true` or `report = false`"
+        );
+        assert_eq!(
+            msg(quote!(report = 1)),
+            "expected `true` or `false` after `report =`"
+        );
+    }
+}
