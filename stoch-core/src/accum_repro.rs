@@ -37,7 +37,7 @@ const DIGIT: i64 = 1 << 32;
 /// # Examples
 ///
 /// ```
-/// use stoch_core::accum::{Accumulator, ReproducibleSum};
+/// use stoch_core::accum::ReproducibleSum;
 ///
 /// let xs = [1.0e300, 3.0, -1.0e300, 1.0e-300, 0.1];
 /// let mut forward = ReproducibleSum::new();

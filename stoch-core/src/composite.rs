@@ -10,8 +10,8 @@
 //!   the error may grow past half an ulp of the value, the product ignores the rounding error
 //!   of `value * value`, and the division ignores both error terms of its operands.
 //! - [`DoubleWord`]: the properly normalised double-word ("double-double", "double-float")
-//!   arithmetic built on [`two_sum`](crate::eft::two_sum) and
-//!   [`two_product`](crate::eft::two_product): `hi = fl(hi + lo)` always, relative error
+//!   arithmetic built on [`two_sum`] and
+//!   [`two_product`]: `hi = fl(hi + lo)` always, relative error
 //!   about `u²` per operation (Joldes, Muller, Popescu, *Tight and rigorous error bounds for
 //!   basic building blocks of double-word arithmetic*, ACM TOMS 2017: Algorithms 6, 11 and
 //!   18, with relative error bounds `3u²`, `5u²` and `15u²`).

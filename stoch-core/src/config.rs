@@ -515,7 +515,7 @@ mod tests {
         );
         assert_eq!(
             parse_detect("V", "all,-collapse").unwrap(),
-            0xff & !COLLAPSE_BIT
+            !COLLAPSE_BIT
         );
     }
 

@@ -12,7 +12,7 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The default seed: runs repeat exactly unless a seed is configured.
-pub const DEFAULT_SEED: u64 = 0x5EED_0F_DA5A_C0DE;
+pub const DEFAULT_SEED: u64 = 0x005E_ED0F_DA5A_C0DE;
 
 pub(crate) static SEED: AtomicU64 = AtomicU64::new(DEFAULT_SEED);
 static NEXT_THREAD: AtomicU64 = AtomicU64::new(0);
@@ -133,6 +133,12 @@ pub fn current_seed() -> u64 {
     SEED.load(Ordering::Relaxed)
 }
 
+/// A uniform number in `[−1, 1]` from the thread's generator (data uncertainty).
+pub(crate) fn uniform_pm1() -> f64 {
+    let x = STATE.with(next);
+    (x >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,10 +164,4 @@ mod tests {
             .unwrap();
         assert_ne!(here, there);
     }
-}
-
-/// A uniform number in `[−1, 1]` from the thread's generator (data uncertainty).
-pub(crate) fn uniform_pm1() -> f64 {
-    let x = STATE.with(next);
-    (x >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
 }

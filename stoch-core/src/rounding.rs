@@ -313,7 +313,7 @@ fn prod_err_slow_f64(a: f64, b: f64, p: f64) -> f64 {
     a.mul_add(b, -p)
 }
 
-const TWO_M969: f64 = 2.0041683600089728e-292; // 2^-969: below it the product error may underflow.
+const TWO_M969: f64 = 2.004_168_360_008_973e-292; // 2^-969: below it the product error may underflow.
 const TWO_600: f64 = 4.149515568880993e180;
 
 /// Sign of the exact error `a·b − p` where `p = RN(a·b)`, for a tiny product, by scaling.
@@ -409,8 +409,7 @@ fn sqrt_rem_tiny_f64(x: f64, q: f64) -> f64 {
 #[inline(always)]
 fn sign_of_sum4_f64(t: [f64; 4]) -> f64 {
     let mut h = [0.0f64; 4];
-    let mut len = 0;
-    for &x in &t {
+    for (len, &x) in t.iter().enumerate() {
         let mut q = x;
         for hi in h.iter_mut().take(len) {
             let (s, e) = two_sum_f64(q, *hi);
@@ -418,7 +417,6 @@ fn sign_of_sum4_f64(t: [f64; 4]) -> f64 {
             q = s;
         }
         h[len] = q;
-        len += 1;
     }
     let mut sign = 0.0;
     for &c in &h {
@@ -622,7 +620,7 @@ impl Kernels for f64 {
     #[inline(always)]
     fn rr_sqrt(a: f64, up: bool) -> f64 {
         let q = a.sqrt();
-        if !(q > 0.0) || !q.is_finite() {
+        if q.is_nan() || q <= 0.0 || !q.is_finite() {
             return q;
         }
         let rem = sqrt_rem_f64(a, q);
@@ -792,7 +790,7 @@ impl Kernels for f32 {
     #[inline(always)]
     fn rr_sqrt(a: f32, up: bool) -> f32 {
         let q = a.sqrt();
-        if !(q > 0.0) || !q.is_finite() {
+        if q.is_nan() || q <= 0.0 || !q.is_finite() {
             return q;
         }
         let rem = a as f64 - q as f64 * q as f64;

@@ -40,6 +40,23 @@
 //! * Underflow: RD of a tiny positive result is `+0` and RU the smallest subnormal (and
 //!   symmetrically `−0` / `−min` for negative results).
 //!
+//! # Operands
+//!
+//! Per operand: ~4% special values (±0, ±∞, quiet and signalling NaN, MIN_POSITIVE and its
+//! neighbours, the smallest and largest subnormal, ±MAX, 1), ~30% uniformly random bit patterns
+//! (the whole exponent range), subnormals, moderate values, short significands (exact results),
+//! values near the bottom and top of the range. Per tuple, per operation: close magnitudes with
+//! effective subtraction (cancellation), addends straddling the other's last bit, products and
+//! quotients aimed at the underflow threshold (up to 2^(EMIN+2P+12), which covers the 2^-969
+//! switch of the f64 portable path) and at overflow, exact quotients, `c ≈ −a·b` for `mul_add`
+//! (including huge and overflowing products), (near-)perfect squares for `sqrt`. A table of
+//! hand-checked cases, including the near-overflow regressions the random tests found, runs every
+//! path with all four direction codes.
+//!
+//! The operator tests draw the library's random bits, whose per-thread streams depend on the
+//! order in which the test threads start: their operands repeat for a given seed, their
+//! directions need not.
+//!
 //! # Knobs
 //!
 //! `STOCH_TEST_SEED` (decimal or `0x` hex) overrides the seed, printed in every failure;
@@ -887,10 +904,19 @@ fn gen_tuple<F: Fmt>(op: Op, r: &mut Rng) -> (u64, u64, u64) {
                 let (ta, tb) = split_top::<F>(r, tr, false);
                 let a = with_top::<F>(ta, sign_a, false, r);
                 let b = with_top::<F>(tb, sign_b, false, r);
-                let c = if r.bit() {
-                    gen1::<F>(r)
-                } else {
-                    with_top::<F>(F::EMAX - r.below(3) as i32, r.bit(), false, r)
+                let c = match r.below(3) {
+                    0 => gen1::<F>(r),
+                    1 => with_top::<F>(F::EMAX - r.below(3) as i32, r.bit(), false, r),
+                    // Cancels a huge (possibly overflowing) product.
+                    _ => {
+                        let p = F::hw_mul(a, b);
+                        let p = if p & !F::SIGN >= F::INF {
+                            (p & F::SIGN) | F::MAX_B
+                        } else {
+                            p
+                        };
+                        close::<F>(r, p) ^ F::SIGN
+                    }
                 };
                 (a, b, c)
             }
