@@ -86,10 +86,16 @@ pub fn show() {
     let (xs, ps, zs) = stoch::solve(a, b);
     println!("  a[2][2] (= 0)    IEEE: {zi:<24e} stochastic: {zs}");
     for k in 0..pi.len() {
-        println!("  pivot {k}          IEEE: {:<24} stochastic: {}", pi[k], ps[k]);
+        println!(
+            "  pivot {k}          IEEE: {:<24} stochastic: {}",
+            pi[k], ps[k]
+        );
     }
     for k in 0..xi.len() {
-        println!("  x{k}               IEEE: {:<24} stochastic: {}", xi[k], xs[k]);
+        println!(
+            "  x{k}               IEEE: {:<24} stochastic: {}",
+            xi[k], xs[k]
+        );
     }
 }
 

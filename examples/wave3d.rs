@@ -94,7 +94,11 @@ both! {
 /// The paper's three points, scaled to an n³ grid and kept inside the computed region.
 fn points(n: usize) -> [(usize, usize, usize); 3] {
     let s = |x: usize| (x * n / 64).clamp(4, n - 5);
-    [(s(0), s(19), s(62)), (s(50), s(12), s(2)), (s(20), s(1), s(46))]
+    [
+        (s(0), s(19), s(62)),
+        (s(50), s(12), s(2)),
+        (s(20), s(1), s(46)),
+    ]
 }
 
 /// Writes the digits of the slice i = n/2 as an SVG heat map (0 digits: dark red, 7: white).
@@ -130,7 +134,10 @@ fn picture(w: &stoch::Wave, path: &str) -> Result<(), Box<dyn std::error::Error>
     for d in 0..=7u32 {
         let x = d as i32 * 30 + 4;
         let y = n as i32 * cell + 4;
-        root.draw(&Rectangle::new([(x, y), (x + 26, y + 16)], palette(d).filled()))?;
+        root.draw(&Rectangle::new(
+            [(x, y), (x + 26, y + 16)],
+            palette(d).filled(),
+        ))?;
     }
     root.present()?;
     Ok(())

@@ -1,6 +1,11 @@
 //! Every example of the tour, at small sizes, with its key facts asserted: which values are
 //! computed zeros, digit ranges, which instability kinds appear and where.
-#![allow(dead_code, missing_docs, clippy::needless_range_loop, clippy::assign_op_pattern)]
+#![allow(
+    dead_code,
+    missing_docs,
+    clippy::needless_range_loop,
+    clippy::assign_op_pattern
+)]
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -129,7 +134,10 @@ fn hilbert_digits_fall_with_the_order() {
         let exact = hilbert::exact_det(n);
         let rel = (s.mean() - exact).abs() / exact;
         // Exact digits: the relative error is below one unit of the last exact digit.
-        assert!(rel < 10f64.powi(1 - s.digits() as i32), "n={n}: {rel} vs {s:?}");
+        assert!(
+            rel < 10f64.powi(1 - s.digits() as i32),
+            "n={n}: {rel} vs {s:?}"
+        );
     }
 }
 
@@ -191,7 +199,11 @@ fn tour_runs_and_ends_with_the_report() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stdout.contains("Rump"), "{stdout}");
     assert!(stdout.contains("@.0"));
-    assert_eq!(stderr.matches("numerical instabilities detected").count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.matches("numerical instabilities detected").count(),
+        1,
+        "{stderr}"
+    );
     assert!(stderr.contains("examples/rump.rs:"), "{stderr}");
     assert!(stderr.contains("accuracy collapse"));
 }
