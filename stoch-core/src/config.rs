@@ -513,10 +513,7 @@ mod tests {
             parse_detect("V", "division,power").unwrap(),
             Instability::Division.bit() | Instability::Power.bit()
         );
-        assert_eq!(
-            parse_detect("V", "all,-collapse").unwrap(),
-            !COLLAPSE_BIT
-        );
+        assert_eq!(parse_detect("V", "all,-collapse").unwrap(), !COLLAPSE_BIT);
     }
 
     #[test]

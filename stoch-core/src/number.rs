@@ -40,18 +40,21 @@ impl<T: StochFloat> Stochastic<T> {
     /// Smallest finite value, exact.
     pub const MIN: Self = Stochastic { v: T::MIN_L };
     /// Smallest positive normal value, exact.
-    pub const MIN_POSITIVE: Self = Stochastic { v: T::MIN_POSITIVE_L };
+    pub const MIN_POSITIVE: Self = Stochastic {
+        v: T::MIN_POSITIVE_L,
+    };
     /// Positive infinity.
     pub const INFINITY: Self = Stochastic { v: T::INFINITY_L };
     /// Negative infinity.
-    pub const NEG_INFINITY: Self = Stochastic { v: T::NEG_INFINITY_L };
+    pub const NEG_INFINITY: Self = Stochastic {
+        v: T::NEG_INFINITY_L,
+    };
     /// Not a number.
     pub const NAN: Self = Stochastic { v: T::NAN_L };
     /// Exact zero.
     pub const ZERO: Self = Stochastic { v: T::ZERO_L };
     /// Exact one.
     pub const ONE: Self = Stochastic { v: T::ONE_L };
-
 
     /// An exact value: three equal samples.
     ///

@@ -94,7 +94,11 @@ impl<T: StochFloat> Stochastic<T> {
         let mask = config::DETECT.load(Ordering::Relaxed);
         if mask & (CANCEL | COLLAPSE_BIT) != 0 {
             let p0 = (self.a()[0] * a.a()[0]).abs();
-            let big = if p0 > b.a()[0].abs() { p0 } else { b.a()[0].abs() };
+            let big = if p0 > b.a()[0].abs() {
+                p0
+            } else {
+                b.a()[0].abs()
+            };
             let r0 = r.a()[0].abs();
             if r0 < big {
                 // The product rounded to nearest (no random bits: detection never changes results).

@@ -19,7 +19,6 @@ static NEXT_THREAD: AtomicU64 = AtomicU64::new(0);
 /// Bumped by [`seed`]: threads compare it with the epoch their generator was seeded in.
 static EPOCH: AtomicU64 = AtomicU64::new(0);
 
-
 struct State {
     rng: Cell<Option<Xoshiro256PlusPlus>>,
     bits: Cell<u64>,

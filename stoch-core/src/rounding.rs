@@ -85,15 +85,27 @@ pub trait Kernels: Sized + Copy {
 
     /// `a + b` on three samples (the dispatching path, for tests).
     fn add3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3] {
-        three(Self::store(Self::add4(Self::load(four(a)), Self::load(four(b)), dir)))
+        three(Self::store(Self::add4(
+            Self::load(four(a)),
+            Self::load(four(b)),
+            dir,
+        )))
     }
     /// `a * b` on three samples.
     fn mul3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3] {
-        three(Self::store(Self::mul4(Self::load(four(a)), Self::load(four(b)), dir)))
+        three(Self::store(Self::mul4(
+            Self::load(four(a)),
+            Self::load(four(b)),
+            dir,
+        )))
     }
     /// `a / b` on three samples.
     fn div3(a: [Self; 3], b: [Self; 3], dir: u32) -> [Self; 3] {
-        three(Self::store(Self::div4(Self::load(four(a)), Self::load(four(b)), dir)))
+        three(Self::store(Self::div4(
+            Self::load(four(a)),
+            Self::load(four(b)),
+            dir,
+        )))
     }
     /// `a * b + c` on three samples.
     fn fma3(a: [Self; 3], b: [Self; 3], c: [Self; 3], dir: u32) -> [Self; 3] {
@@ -278,7 +290,6 @@ fn two_sum_f64(a: f64, b: f64) -> (f64, f64) {
     let e = (a - (s - bb)) + (b - bb);
     (s, e)
 }
-
 
 /// Error of the product `a·b − RN(a·b)`, exact when `|RN(a·b)| ≥ 2^-969`.
 #[cfg(target_feature = "fma")]
@@ -502,9 +513,11 @@ impl Kernels for f64 {
     const EPSILON_L: L64 = lanes64([f64::EPSILON, f64::EPSILON, f64::EPSILON, 0.0]);
     const MAX_L: L64 = lanes64([f64::MAX, f64::MAX, f64::MAX, 0.0]);
     const MIN_L: L64 = lanes64([f64::MIN, f64::MIN, f64::MIN, 0.0]);
-    const MIN_POSITIVE_L: L64 = lanes64([f64::MIN_POSITIVE, f64::MIN_POSITIVE, f64::MIN_POSITIVE, 0.0]);
+    const MIN_POSITIVE_L: L64 =
+        lanes64([f64::MIN_POSITIVE, f64::MIN_POSITIVE, f64::MIN_POSITIVE, 0.0]);
     const INFINITY_L: L64 = lanes64([f64::INFINITY, f64::INFINITY, f64::INFINITY, 0.0]);
-    const NEG_INFINITY_L: L64 = lanes64([f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0]);
+    const NEG_INFINITY_L: L64 =
+        lanes64([f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0]);
     const NAN_L: L64 = lanes64([f64::NAN, f64::NAN, f64::NAN, 0.0]);
     #[inline(always)]
     fn load(a: [f64; 4]) -> L64 {
@@ -523,7 +536,13 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            Self::load(portable4(0, Self::store(a), Self::store(b), Self::store(b), dir))
+            Self::load(portable4(
+                0,
+                Self::store(a),
+                Self::store(b),
+                Self::store(b),
+                dir,
+            ))
         }
     }
     #[inline(always)]
@@ -535,7 +554,13 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            Self::load(portable4(1, Self::store(a), Self::store(b), Self::store(b), dir))
+            Self::load(portable4(
+                1,
+                Self::store(a),
+                Self::store(b),
+                Self::store(b),
+                dir,
+            ))
         }
     }
     #[inline(always)]
@@ -547,7 +572,13 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            Self::load(portable4(2, Self::store(a), Self::store(b), Self::store(b), dir))
+            Self::load(portable4(
+                2,
+                Self::store(a),
+                Self::store(b),
+                Self::store(b),
+                dir,
+            ))
         }
     }
     #[inline(always)]
@@ -559,7 +590,13 @@ impl Kernels for f64 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            Self::load(portable4(3, Self::store(a), Self::store(b), Self::store(c), dir))
+            Self::load(portable4(
+                3,
+                Self::store(a),
+                Self::store(b),
+                Self::store(c),
+                dir,
+            ))
         }
     }
     #[inline(always)]
@@ -649,9 +686,11 @@ impl Kernels for f32 {
     const EPSILON_L: L32 = lanes32([f32::EPSILON, f32::EPSILON, f32::EPSILON, 0.0]);
     const MAX_L: L32 = lanes32([f32::MAX, f32::MAX, f32::MAX, 0.0]);
     const MIN_L: L32 = lanes32([f32::MIN, f32::MIN, f32::MIN, 0.0]);
-    const MIN_POSITIVE_L: L32 = lanes32([f32::MIN_POSITIVE, f32::MIN_POSITIVE, f32::MIN_POSITIVE, 0.0]);
+    const MIN_POSITIVE_L: L32 =
+        lanes32([f32::MIN_POSITIVE, f32::MIN_POSITIVE, f32::MIN_POSITIVE, 0.0]);
     const INFINITY_L: L32 = lanes32([f32::INFINITY, f32::INFINITY, f32::INFINITY, 0.0]);
-    const NEG_INFINITY_L: L32 = lanes32([f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0]);
+    const NEG_INFINITY_L: L32 =
+        lanes32([f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0]);
     const NAN_L: L32 = lanes32([f32::NAN, f32::NAN, f32::NAN, 0.0]);
     #[inline(always)]
     fn load(a: [f32; 4]) -> L32 {
@@ -670,7 +709,13 @@ impl Kernels for f32 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            Self::load(portable4(0, Self::store(a), Self::store(b), Self::store(b), dir))
+            Self::load(portable4(
+                0,
+                Self::store(a),
+                Self::store(b),
+                Self::store(b),
+                dir,
+            ))
         }
     }
     #[inline(always)]
@@ -682,7 +727,13 @@ impl Kernels for f32 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            Self::load(portable4(1, Self::store(a), Self::store(b), Self::store(b), dir))
+            Self::load(portable4(
+                1,
+                Self::store(a),
+                Self::store(b),
+                Self::store(b),
+                dir,
+            ))
         }
     }
     #[inline(always)]
@@ -694,7 +745,13 @@ impl Kernels for f32 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            Self::load(portable4(2, Self::store(a), Self::store(b), Self::store(b), dir))
+            Self::load(portable4(
+                2,
+                Self::store(a),
+                Self::store(b),
+                Self::store(b),
+                dir,
+            ))
         }
     }
     #[inline(always)]
@@ -706,7 +763,13 @@ impl Kernels for f32 {
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         {
-            Self::load(portable4(3, Self::store(a), Self::store(b), Self::store(c), dir))
+            Self::load(portable4(
+                3,
+                Self::store(a),
+                Self::store(b),
+                Self::store(c),
+                dir,
+            ))
         }
     }
     #[inline(always)]
