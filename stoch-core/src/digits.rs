@@ -63,14 +63,14 @@ pub(crate) fn stats<T: StochFloat>(s: &[T; 3]) -> (f64, f64) {
 /// Cheap: a handful of flops, no division, no logarithm. NaN samples are not noise.
 #[inline(always)]
 pub(crate) fn is_noise<T: StochFloat>(s: &[T; 3]) -> bool {
-    // Fast exit: noise needs a spread above 0.127·|mean|; a spread below 0.05·|x| (checked
-    // in T, no conversion) rules it out. Also true for identical samples.
     let (x, y, z) = (s[0], s[1], s[2]);
-    let near = T::from_f64(0.05) * x.abs();
-    if (y - x).abs() + (z - x).abs() <= near && x != T::ZERO {
+    // Fast exits: identical samples (exact values), then a spread below 0.05·|x| (noise
+    // needs a spread above 0.127·|mean|), checked in T with no conversion.
+    if x == y && y == z {
         return false;
     }
-    if x == y && y == z {
+    let near = T::from_f64(0.05) * x.abs();
+    if (y - x).abs() + (z - x).abs() <= near && x != T::ZERO {
         return false;
     }
     noise_full(s)

@@ -145,18 +145,24 @@ fn check_add<T: StochFloat>(
     let a0 = a.a()[0].abs();
     let b0 = b.a()[0].abs();
     let big = if a0 > b0 { a0 } else { b0 };
-    let r0 = r.a()[0].abs();
-    // A same-sign sum never shrinks below its larger operand (rounding is monotonic), so
-    // neither a cancellation nor a collapse can happen unless |r| < max(|a|, |b|).
-    if r0 < big {
-        let factor = T::from_f64(f64::from_bits(
-            config::CANCEL_FACTOR.load(Ordering::Relaxed),
-        ));
-        if r0 < factor * big || (mask & COLLAPSE_BIT != 0 && is_noise(&r.s())) {
-            let bits = add_slow(&a.s(), &b.s(), &r.s(), b_plain, mask, loc);
-            if bits != 0 {
-                return r.or_flags(bits);
-            }
+    let rr = r.a();
+    let r0 = rr[0].abs();
+    let factor = T::from_f64(f64::from_bits(
+        config::CANCEL_FACTOR.load(Ordering::Relaxed),
+    ));
+    // One branch-free test that is rarely true, so the branch on it predicts well:
+    // - a loss of `level` digits needs |r| < factor·max(|a|, |b|) (see `Config::apply`);
+    // - a collapse needs |r| < max(|a|, |b|) (a same-sign sum never shrinks below its larger
+    //   operand: rounding is monotonic) and a relative spread of r's samples above 0.05
+    //   (noise needs more than 0.127; below 0.05 the samples cannot be noise).
+    let spread = (rr[1] - rr[0]).abs() + (rr[2] - rr[0]).abs();
+    let maybe_noise = spread > T::from_f64(0.05) * r0;
+    let collapse_on = mask & COLLAPSE_BIT != 0;
+    let hit = (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise);
+    if hit {
+        let bits = add_slow(&a.s(), &b.s(), &r.s(), b_plain, mask, loc);
+        if bits != 0 {
+            return r.or_flags(bits);
         }
     }
     r
