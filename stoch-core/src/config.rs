@@ -404,7 +404,13 @@ impl Config {
     /// Makes this configuration the process's: seed, detection, thresholds, report mode.
     /// Counters are kept (see [`reset`](crate::reset)).
     pub fn apply(&self) {
+        // An explicit configuration replaces the environment's: mark the lazy initialisation
+        // done (running it first if another thread is inside it, so this one wins).
         INIT.call_once(|| {});
+        self.apply_inner();
+    }
+
+    fn apply_inner(&self) {
         *CURRENT.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.clone());
         DETECT.store(self.detect, Ordering::Relaxed);
         CANCEL_LEVEL.store(self.cancel_level, Ordering::Relaxed);
@@ -415,7 +421,7 @@ impl Config {
         PANIC_ON.store(self.panic_on, Ordering::Relaxed);
         MAX_SITES.store(self.max_sites as u64, Ordering::Relaxed);
         crate::digits::set_confidence(self.confidence);
-        crate::rng::seed(self.seed);
+        crate::rng::set_seed(self.seed);
     }
 }
 
@@ -447,9 +453,9 @@ pub(crate) fn ensure_init() {
     if INIT.is_completed() {
         return;
     }
-    let mut first = false;
-    INIT.call_once(|| first = true);
-    if first {
+    // Applied inside `call_once`: other threads wait until the environment's settings are in
+    // force before their first operation.
+    INIT.call_once(|| {
         let cfg = match Config::from_env() {
             Ok(c) => c,
             Err(e) => {
@@ -459,8 +465,8 @@ pub(crate) fn ensure_init() {
                 Config::default()
             }
         };
-        cfg.apply();
-    }
+        cfg.apply_inner();
+    });
 }
 
 /// Whether detection of `kind` (bit) is on; one relaxed load.

@@ -7,6 +7,45 @@ use num_traits::{Float, FloatConst, FromPrimitive, Num, NumCast, One, Signed, To
 
 use crate::{StochFloat, Stochastic};
 
+macro_rules! _to_int_ty {
+    (to_isize) => {
+        isize
+    };
+    (to_i8) => {
+        i8
+    };
+    (to_i16) => {
+        i16
+    };
+    (to_i32) => {
+        i32
+    };
+    (to_i64) => {
+        i64
+    };
+    (to_i128) => {
+        i128
+    };
+    (to_usize) => {
+        usize
+    };
+    (to_u8) => {
+        u8
+    };
+    (to_u16) => {
+        u16
+    };
+    (to_u32) => {
+        u32
+    };
+    (to_u64) => {
+        u64
+    };
+    (to_u128) => {
+        u128
+    };
+}
+
 impl<T: StochFloat> Zero for Stochastic<T> {
     #[inline]
     fn zero() -> Self {
@@ -32,23 +71,19 @@ impl<T: StochFloat> Num for Stochastic<T> {
     }
 }
 
+macro_rules! to_int {
+    ($($m:ident),*) => {$(
+        /// Converts the mean; an intrinsic instability when the samples convert differently.
+        #[track_caller]
+        fn $m(&self) -> Option<_to_int_ty!($m)> {
+            self.checked_int_cast(|x| x.$m())
+        }
+    )*};
+}
+
 impl<T: StochFloat> ToPrimitive for Stochastic<T> {
-    #[track_caller]
-    fn to_i64(&self) -> Option<i64> {
-        self.checked_int_cast(|x| x.to_i64())
-    }
-    #[track_caller]
-    fn to_u64(&self) -> Option<u64> {
-        self.checked_int_cast(|x| x.to_u64())
-    }
-    #[track_caller]
-    fn to_i128(&self) -> Option<i128> {
-        self.checked_int_cast(|x| x.to_i128())
-    }
-    #[track_caller]
-    fn to_u128(&self) -> Option<u128> {
-        self.checked_int_cast(|x| x.to_u128())
-    }
+    to_int!(to_isize, to_i8, to_i16, to_i32, to_i64, to_i128);
+    to_int!(to_usize, to_u8, to_u16, to_u32, to_u64, to_u128);
     fn to_f64(&self) -> Option<f64> {
         Some(Stochastic::to_f64(self))
     }

@@ -421,7 +421,10 @@ impl fmt::Display for Report {
             f,
             "stoch {}: Discrete Stochastic Arithmetic, 3 samples, confidence {}%, seed {:#x}",
             env!("CARGO_PKG_VERSION"),
-            self.config.get_confidence() * 100.0,
+            // At most 6 decimals, trailing zeros trimmed (99.73, not 99.72999999999999).
+            format!("{:.6}", self.config.get_confidence() * 100.0)
+                .trim_end_matches('0')
+                .trim_end_matches('.'),
             self.config.get_seed()
         )?;
         if self.total == 0 {

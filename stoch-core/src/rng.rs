@@ -122,6 +122,11 @@ pub(crate) fn dir2() -> u32 {
 /// ```
 pub fn seed(seed: u64) {
     crate::config::ensure_init();
+    set_seed(seed);
+}
+
+/// [`seed`] without the lazy initialisation (called while applying a configuration).
+pub(crate) fn set_seed(seed: u64) {
     SEED.store(seed, Ordering::Relaxed);
     EPOCH.fetch_add(1, Ordering::AcqRel);
     STATE.with(|st| st.left.set(0));
