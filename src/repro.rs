@@ -429,7 +429,8 @@ impl Default for GlobalSumConfig {
 }
 
 /// Runs every (size, range, workers, order, method) of `cfg`; `progress` is called before each
-/// (size, range) block with a line to show.
+/// (size, range) block, and before each order for arrays of a million values or more, with a
+/// line to show.
 pub fn run_global_sum(cfg: &GlobalSumConfig, progress: &mut dyn FnMut(&str)) -> Vec<GlobalSumRow> {
     let mut rows = Vec::new();
     let blocks = cfg.sizes.len() * cfg.ranges.len();
@@ -442,7 +443,15 @@ pub fn run_global_sum(cfg: &GlobalSumConfig, progress: &mut dyn FnMut(&str)) -> 
                 RANGES[range].label()
             ));
             let data = symmetric_data(size, &RANGES[range], cfg.seed ^ range as u64);
-            for &order in &cfg.orders {
+            for (k, &order) in cfg.orders.iter().enumerate() {
+                if size >= 1_000_000 {
+                    progress(&format!(
+                        "    order {}/{}: {}",
+                        k + 1,
+                        cfg.orders.len(),
+                        order.label()
+                    ));
+                }
                 let ordered = order.apply(&data, cfg.seed);
                 for &workers in &cfg.workers {
                     for &method in &cfg.methods {
