@@ -6,9 +6,14 @@ use crate::{rng, StochFloat};
 /// A floating-point value carried as three samples, each computed with random rounding
 /// (Discrete Stochastic Arithmetic, the method of CADNA).
 ///
-/// The layout is `#[repr(C)]`: the three samples `x, y, z`, one byte of sticky instability
-/// flags, then zero padding: 16 bytes for `f32`, 32 for `f64`, the same as the device types
-/// of `kernels/stochastic.cuh`.
+/// # Layout
+///
+/// Guaranteed, and relied on by `stoch-gpu`'s byte copies: `#[repr(C)]`, size 16 (`f32`) or 32
+/// (`f64`), alignment that of `T`; bytes `0..3·size_of::<T>()` are the samples `x, y, z`, the
+/// next byte is the flag byte (bits `1 << k` for kind `k`, top bit 0), and the remaining 3 or 7
+/// bytes are zero. Every field is plain data, so any byte pattern with zero padding and the
+/// top flag bit clear is a valid value. This is the layout of `stoch_float`/`stoch_double` in
+/// `kernels/stochastic.cuh`.
 ///
 /// # Examples
 ///

@@ -16,6 +16,9 @@ pub(crate) struct Args {
     pub(crate) report: Option<(bool, Ident)>,
     /// `skip`: leave the item untouched (meant for items nested in a rewritten item).
     pub(crate) skip: Option<Ident>,
+    /// `plain = name`: also emit the item as written, renamed `name` (a fn or an inline mod),
+    /// to compare IEEE and stochastic results. Keeps the `plain` keyword for error spans.
+    pub(crate) plain: Option<(Ident, Ident)>,
 }
 
 impl Args {
@@ -50,6 +53,25 @@ impl Parse for Args {
                     };
                     args.report = Some((value.value, key));
                 }
+                "plain" => {
+                    if args.plain.is_some() {
+                        bail!(key, "duplicate `plain` argument");
+                    }
+                    if !input.peek(Token![=]) {
+                        bail!(key, "expected `plain = name_of_the_ieee_copy`");
+                    }
+                    input.parse::<Token![=]>()?;
+                    let name: Ident = match input.parse() {
+                        Ok(name) => name,
+                        Err(err) => {
+                            return Err(syn::Error::new(
+                                err.span(),
+                                "expected a name after `plain =`, as in `plain = rump_ieee`",
+                            ))
+                        }
+                    };
+                    args.plain = Some((key, name));
+                }
                 "skip" => {
                     if args.skip.is_some() {
                         bail!(key, "duplicate `skip` argument");
@@ -58,7 +80,8 @@ impl Parse for Args {
                 }
                 _ => bail!(
                     key,
-                    "unknown argument `{}`; #[stochastic] accepts `report = false` (on `fn main`) and `skip`",
+                    "unknown argument `{}`; #[stochastic] accepts `report = false` (on `fn main`), \
+                     `plain = name` and `skip`",
                     key
                 ),
             }
@@ -91,6 +114,25 @@ mod tests {
         assert!(!args.report.unwrap().0);
         let args = parse(quote!(report = true,)).unwrap();
         assert!(args.report.unwrap().0);
+    }
+
+    #[test]
+    fn plain() {
+        let args = parse(quote!(plain = rump_ieee)).unwrap();
+        assert_eq!(args.plain.unwrap().1, "rump_ieee");
+        let msg = |t| parse(t).unwrap_err().to_string();
+        assert_eq!(
+            msg(quote!(plain)),
+            "expected `plain = name_of_the_ieee_copy`"
+        );
+        assert_eq!(
+            msg(quote!(plain = "x")),
+            "expected a name after `plain =`, as in `plain = rump_ieee`"
+        );
+        assert_eq!(
+            msg(quote!(plain = a, plain = b)),
+            "duplicate `plain` argument"
+        );
     }
 
     #[test]

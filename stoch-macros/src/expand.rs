@@ -28,7 +28,7 @@ pub(crate) fn stochastic(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut out = err.into_compile_error();
     match syn::parse2::<Item>(item.clone()) {
         Ok(mut parsed) => {
-            strip_markers(&mut parsed);
+            strip_markers(&mut parsed, false);
             parsed.to_tokens(&mut out);
         }
         Err(_) => out.extend(item),
@@ -43,7 +43,10 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         if let Some((_, key)) = &args.report {
             bail!(key, "`report` has no effect together with `skip`");
         }
-        strip_markers(&mut item);
+        if let Some((key, _)) = &args.plain {
+            bail!(key, "`plain` has no effect together with `skip`");
+        }
+        strip_markers(&mut item, false);
         return Ok(item.into_token_stream());
     }
 
@@ -59,6 +62,12 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
             ));
         }
     }
+    let plain = match &args.plain {
+        Some((key, name)) => plain_copy(&item, key, name)
+            .map_err(|err| errors.push(err))
+            .ok(),
+        None => None,
+    };
     errors.into_result()?;
 
     let mut rewrite = Rewrite::new(&item);
@@ -73,7 +82,26 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         })?;
         main.block.stmts.insert(0, prologue);
     }
-    Ok(item.into_token_stream())
+    let mut out = item.into_token_stream();
+    plain.to_tokens(&mut out);
+    Ok(out)
+}
+
+/// `plain = name`: the item as written, renamed, with every nested `#[stochastic..]` removed.
+fn plain_copy(item: &Item, key: &Ident, name: &Ident) -> syn::Result<Item> {
+    let mut copy = item.clone();
+    match &mut copy {
+        Item::Fn(f) if f.sig.ident == "main" => bail!(key, "`plain` does not apply to `fn main`"),
+        Item::Fn(f) => f.sig.ident = name.clone(),
+        Item::Mod(m) if m.content.is_some() => m.ident = name.clone(),
+        _ => bail!(
+            key,
+            "`plain = name` applies to a fn or an inline mod (a copy of the item as written, \
+             renamed); for an impl block, put the methods in a mod"
+        ),
+    }
+    strip_markers(&mut copy, true);
+    Ok(copy)
 }
 
 /// Top-level misuse: what `#[stochastic]` cannot be put on.
@@ -111,18 +139,20 @@ fn validate(item: &Item, errors: &mut Errors) {
     }
 }
 
-/// Removes `#[stochastic_skip]`/`#[stochastic(..)]` from nested items (fallback output).
-fn strip_markers(item: &mut Item) {
-    struct Strip;
+/// Removes `#[stochastic_skip]` and `#[stochastic(..)]` from nested items (fallback output),
+/// and also plain `#[stochastic]` when `all` (the `plain` copy).
+fn strip_markers(item: &mut Item, all: bool) {
+    struct Strip(bool);
     impl VisitMut for Strip {
         fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
             attrs.retain(|a| {
                 !(a.path().is_ident("stochastic_skip")
-                    || a.path().is_ident("stochastic") && matches!(a.meta, syn::Meta::List(_)))
+                    || a.path().is_ident("stochastic")
+                        && (self.0 || matches!(a.meta, syn::Meta::List(_))))
             });
         }
     }
-    Strip.visit_item_mut(item);
+    Strip(all).visit_item_mut(item);
 }
 
 #[cfg(test)]
@@ -137,7 +167,7 @@ mod tests {
 
     /// `quote!` joins `>>`; syn prints `> >`: compare both as syn prints them.
     fn normalize(tokens: TokenStream) -> String {
-        syn::parse2::<Item>(tokens)
+        syn::parse2::<syn::File>(tokens)
             .unwrap()
             .into_token_stream()
             .to_string()
@@ -429,6 +459,22 @@ mod tests {
     }
 
     #[test]
+    fn const_generic_wrappers() {
+        let d = s("f64");
+        check(
+            quote!(),
+            quote! { mod m {
+                static TOTAL: Mutex<f64> = Mutex::new(0.0);
+                const LIMIT: Option<f64> = Some(-1.5e3);
+            } },
+            quote! { mod m {
+                static TOTAL: Mutex<#d> = Mutex::new(::stoch_core::__private::const_f64(0.0));
+                const LIMIT: Option<#d> = Some(::stoch_core::__private::const_f64(-1.5e3));
+            } },
+        );
+    }
+
+    #[test]
     fn const_initializer_it_cannot_rewrite() {
         check_err(
             quote!(),
@@ -469,6 +515,44 @@ mod tests {
     }
 
     #[test]
+    fn plain_copy_of_fn_and_mod() {
+        let d = s("f64");
+        let two = lit(quote!(2.0));
+        check(
+            quote!(plain = twice_ieee),
+            quote! { fn twice(x: f64) -> f64 { x * 2.0 } },
+            quote! {
+                fn twice(x: #d) -> #d { x * #two }
+                fn twice_ieee(x: f64) -> f64 { x * 2.0 }
+            },
+        );
+        let out = stochastic(
+            quote!(plain = ieee),
+            quote! { mod num { #[stochastic_skip] fn a(x: f64) {} #[stochastic] fn b(x: f64) {} } },
+        );
+        let expected = quote! {
+            mod num { fn a(x: f64) {} fn b(x: #d) {} }
+            mod ieee { fn a(x: f64) {} fn b(x: f64) {} }
+        };
+        assert_eq!(out.to_string(), expected.to_string());
+        check_err(
+            quote!(plain = x),
+            quote! { fn main() {} },
+            "does not apply to `fn main`",
+        );
+        check_err(
+            quote!(plain = x),
+            quote! { impl A {} },
+            "applies to a fn or an inline mod",
+        );
+        check_err(
+            quote!(plain = x, skip),
+            quote! { fn f() {} },
+            "no effect together",
+        );
+    }
+
+    #[test]
     fn skip_nested_items() {
         let d = s("f64");
         check(
@@ -485,6 +569,26 @@ mod tests {
                 fn g(x: #d) -> #d { let y: f64 = 1.0; x }
                 fn h(x: #d) {}
             } },
+        );
+    }
+
+    #[test]
+    fn top_level_const_static_alias() {
+        let (d, f) = (s("f64"), s("f32"));
+        check(
+            quote!(),
+            quote! { pub const G: f64 = 9.81; },
+            quote! { pub const G: #d = ::stoch_core::__private::const_f64(9.81); },
+        );
+        check(
+            quote!(),
+            quote! { static mut ACC: f32 = 0.0; },
+            quote! { static mut ACC: #f = ::stoch_core::__private::const_f32(0.0); },
+        );
+        check(
+            quote!(),
+            quote! { pub type Real = f64; },
+            quote! { pub type Real = #d; },
         );
     }
 

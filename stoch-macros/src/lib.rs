@@ -61,8 +61,9 @@ use proc_macro::TokenStream;
 ///   other integer targets) goes through the same function, which accepts plain integers too,
 ///   unless the operand obviously is not a float: a literal, an enum variant or other
 ///   `Path::NAME`, a cast to an integer, a comparison or logical expression, `.len()`, `.count()`
-///   and similar. (`kind as usize` on a plain `enum` value named by a variable does not compile
-///   after the rewrite: write `#[stochastic(skip)]` on the fn that does it, or a `match`.)
+///   and similar. (`kind as usize` on an `enum` value or `p as usize` on a raw pointer, named by
+///   a variable, does not compile after the rewrite: move it into a fn marked
+///   `#[stochastic(skip)]`, or write a `match`.)
 ///   A cast to a `type Real = f64;` alias declared inside the item counts as a float cast.
 /// - **Paths.** `f64::sqrt(x)`, `f64::max(a, b)` and every lower-case `f64::name` become
 ///   `Stochastic::<f64>::name`; `f64::EPSILON`, `MAX`, `MIN`, `MIN_POSITIVE`, `INFINITY`,
@@ -102,6 +103,24 @@ use proc_macro::TokenStream;
 /// # Options
 ///
 /// - `#[stochastic(report = false)]` on `fn main`: no report at the end.
+/// - `#[stochastic(plain = name)]` on a fn or an inline mod: also emits the item exactly as
+///   written (nested `#[stochastic..]` markers removed), renamed `name`, so that one source
+///   gives both the IEEE and the stochastic result:
+///   ```
+///   # use stoch_macros::stochastic;
+///   #[stochastic(plain = muller_ieee)]
+///   fn muller(n: usize) -> f64 {
+///       let (mut a, mut b) = (5.5, 61.0 / 11.0);
+///       for _ in 0..n {
+///           (a, b) = (b, 111.0 - (1130.0 - 3000.0 / a) / b);
+///       }
+///       b
+///   }
+///   let (ieee, dsa) = (muller_ieee(30), muller(30));
+///   println!("IEEE {ieee}, stochastic {dsa} ({} exact digits)", dsa.digits());
+///   ```
+///   A plain fn that calls other rewritten fns would get stochastic results back: put the
+///   family of functions in a mod and copy the mod.
 /// - `#[stochastic(skip)]` or `#[stochastic_skip]` on an item nested inside a rewritten item
 ///   (fn, impl, mod, method, const, struct, ...) or on a `let` statement: left exactly as
 ///   written.

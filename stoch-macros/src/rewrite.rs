@@ -14,8 +14,11 @@
 //!   casts to an integer type too unless the operand obviously is not a float (a literal, an
 //!   enum variant path, `.len()`, a cast to an integer, a comparison, ...);
 //! - `f64::sqrt`-style paths, `f64::EPSILON`-style constants, `std::f64::consts::PI`, `f64::from`;
-//! - `const`/`static` items of float type (`[f64; N]`, tuples and references of them too): the
-//!   initializer stays a plain constant expression and is wrapped by a `const fn`;
+//! - `const`/`static` items of float type (`[f64; N]`, tuples, references, `Mutex<f64>`,
+//!   `Option<f64>` and struct literals of rewritten structs too): the initializer stays a plain
+//!   constant expression and each float value in it is wrapped by a `const fn`;
+//! - the arguments of calls into stoch-core (`Sf64::with_relative_error(1.0, 1e-3)`) are left
+//!   as written: they are plain values;
 //! - the arguments of `vec!`, `println!`, `format!`, `write!`, `assert!`-style macros;
 //! - nested items: `#[stochastic(skip)]`/`#[stochastic_skip]` leave one untouched, nested
 //!   `const fn` and `extern` items are errors.
@@ -118,6 +121,24 @@ pub(crate) fn mentions_float(ty: &Type) -> bool {
     let mut m = Mentions(false);
     m.visit_type(ty);
     m.0
+}
+
+/// The float types named in `ty`, each once.
+fn float_kinds(ty: &Type) -> Vec<FloatKind> {
+    struct Kinds(Vec<FloatKind>);
+    impl Visit<'_> for Kinds {
+        fn visit_type(&mut self, ty: &Type) {
+            match scalar_float(ty) {
+                Some(kind) if !self.0.contains(&kind) => self.0.push(kind),
+                Some(_) => {}
+                None => visit::visit_type(self, ty),
+            }
+        }
+        fn visit_expr(&mut self, _: &Expr) {}
+    }
+    let mut kinds = Kinds(Vec::new());
+    kinds.visit_type(ty);
+    kinds.0
 }
 
 /// `::stoch_core::Stochastic<f64>`, spanned on the user's `f64`.
@@ -470,12 +491,21 @@ impl Rewrite {
                 .iter()
                 .zip(e.elems.iter_mut())
                 .try_for_each(|(t, e)| self.const_init(t, e)),
-            (ty, expr) if mentions_float(ty) => Err(format_err!(
-                expr,
-                "#[stochastic] cannot rewrite this constant initializer: write the float values \
-                 as constant expressions (arrays, tuples and references of them are fine), or \
-                 mark the constant `#[stochastic(skip)]` to keep it a plain float"
-            )),
+            (ty, expr) if mentions_float(ty) => {
+                // `Mutex<f64>`, `Option<f32>`, `Cell<f64>`: wrap the float-valued constant
+                // expressions inside, when the type names one float type.
+                let kinds = float_kinds(ty);
+                if kinds.len() == 1 && self.wrap_const_floats(kinds[0], expr) {
+                    return Ok(());
+                }
+                Err(format_err!(
+                    expr,
+                    "#[stochastic] cannot rewrite this constant initializer: write the float \
+                     values as constant expressions (arrays, tuples, references, struct literals \
+                     and calls of them are fine), or mark the constant `#[stochastic(skip)]` to \
+                     keep it a plain float"
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -535,6 +565,32 @@ impl Rewrite {
             }
             _ => {}
         }
+    }
+
+    /// Wraps each float-valued constant expression found in call arguments, struct fields,
+    /// arrays and tuples of `expr`. Returns whether it wrapped any.
+    fn wrap_const_floats(&self, kind: FloatKind, expr: &mut Expr) -> bool {
+        if self.is_const_float(expr) {
+            let span = expr.span();
+            let mut inner = expr.clone();
+            self.replace_const_refs(&mut inner);
+            let f = kind.const_fn(span);
+            *expr = gen_expr!(span=> ::stoch_core::__private::#f(#inner));
+            return true;
+        }
+        let mut any = false;
+        let mut each = |e: &mut Expr| any |= self.wrap_const_floats(kind, e);
+        match expr {
+            Expr::Call(c) => c.args.iter_mut().for_each(&mut each),
+            Expr::Struct(st) => st.fields.iter_mut().for_each(|f| each(&mut f.expr)),
+            Expr::Array(a) => a.elems.iter_mut().for_each(&mut each),
+            Expr::Tuple(t) => t.elems.iter_mut().for_each(&mut each),
+            Expr::Paren(p) => each(&mut p.expr),
+            Expr::Reference(r) => each(&mut r.expr),
+            Expr::Repeat(r) => each(&mut r.expr),
+            _ => {}
+        }
+        any
     }
 
     /// A constant expression of float type: literals, float constants of the item, float casts

@@ -1,0 +1,698 @@
+// stochastic.cuh: Discrete Stochastic Arithmetic (CESTAC / CADNA) on CUDA devices.
+//
+// Device types `stoch_float` and `stoch_double` with exactly the layout of the host types
+// `stoch_core::Stochastic<f32>` / `Stochastic<f64>`: three samples x, y, z, one byte of sticky
+// instability flags, explicit zero padding (16 and 32 bytes). A slice of host values is copied to
+// the device byte for byte and back.
+//
+// Every + - * / sqrt fma on a sample is the exact result rounded toward +inf or -inf, chosen at
+// random through the directed-rounding intrinsics (__fadd_ru/__fadd_rd, ...): x and y draw one
+// random bit each and z takes the complement of y's bit, as in CADNA. Random bits come from a
+// counter-based generator (splitmix64) keyed by the launch seed and a per-thread stream id, so a
+// launch repeats exactly for the same seed whatever the block size (see stoch_init_at).
+//
+// Instability checks of stoch's DESIGN.md section 4 set bits in the result's flag byte, with the
+// predicates of stoch-core (numerical noise = computed zero that is not an exact zero):
+//   division        the divisor is numerical noise
+//   multiplication  both operands (stochastic, not plain) are numerical noise
+//   power           pow/powi with a noisy base (or a noisy stochastic exponent)
+//   math function   sqrt/exp/log/sin/... of numerical noise (atan2/hypot: both arguments)
+//   branching       < <= > >= whose difference is numerical noise (flags both operands)
+//   intrinsic       abs with samples of both signs; floor/ceil/round/trunc/int conversion whose
+//                   per-sample results differ
+//   cancellation    + or - losing >= STOCH_CANCEL_LEVEL digits (CADNA-GPU does not check this on
+//                   the device; we do, behind stoch-core's cheap magnitude pre-test)
+// Flags propagate (a result carries the OR of its operands' flags); stoch-gpu counts them on the
+// host and merges them into the report.
+//
+// Usage in a kernel:
+//
+//     #include "stochastic.cuh"
+//     extern "C" __global__ void k(const stoch_float* a, stoch_float* out, int n,
+//                                  unsigned long long seed) {
+//         int i = blockIdx.x * blockDim.x + threadIdx.x;
+//         stoch_init_at(seed, i);          // before any stochastic operation
+//         if (i < n) out[i] = a[i] * a[i] + 1.0f;
+//     }
+//
+// Compile-time switches (pass -DNAME=VALUE to NVRTC):
+//   STOCH_CANCEL_LEVEL       digits lost by + or - that count as a cancellation (default 4)
+//   STOCH_DETECT             mask of the instability kinds to detect (default 0x7F: all)
+//   STOCH_MAX_BLOCK_THREADS  largest block the generator state is sized for (default 1024)
+//
+// Statistics (computed zero, digits, means) and library math calls live in __noinline__
+// functions named stoch_dsa_* and stoch_libm_*: their round-to-nearest arithmetic is not sample
+// arithmetic, and stoch-gpu's PTX check leaves exactly those functions out. Every other
+// floating-point add/sub/mul/div/sqrt/fma in code built from this header is directed (.rp/.rm).
+#pragma once
+
+#ifndef STOCH_CANCEL_LEVEL
+#define STOCH_CANCEL_LEVEL 4
+#endif
+#ifndef STOCH_DETECT
+#define STOCH_DETECT 0x7F
+#endif
+#ifndef STOCH_MAX_BLOCK_THREADS
+#define STOCH_MAX_BLOCK_THREADS 1024
+#endif
+
+// Flag bits: bit k is stoch_core::Instability variant k.
+#define STOCH_DIVISION 0x01
+#define STOCH_MULTIPLICATION 0x02
+#define STOCH_POWER 0x04
+#define STOCH_BRANCHING 0x08
+#define STOCH_INTRINSIC 0x10
+#define STOCH_MATH 0x20
+#define STOCH_CANCELLATION 0x40
+
+// Student t quantile, 2 degrees of freedom, 95% (two-sided).
+#define STOCH_TAU 4.302652729749464
+
+// ---------------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------------
+
+template <class T> struct stoch_pad;
+template <> struct stoch_pad<float> { enum { bytes = 3 }; };
+template <> struct stoch_pad<double> { enum { bytes = 7 }; };
+
+/// A stochastic number: three samples, a sticky flag byte, zero padding (host layout).
+template <class T> struct stoch_t {
+    T x, y, z;
+    /// Instability flags (STOCH_* bits). `mutable`: comparisons flag their operands.
+    mutable unsigned char flags;
+    /// Always zero.
+    unsigned char pad[stoch_pad<T>::bytes];
+
+    stoch_t() = default; // trivial, so stoch_t can live in __shared__ arrays
+    /// An exact value: three equal samples, no flags.
+    __device__ __forceinline__ stoch_t(T v) : x(v), y(v), z(v), flags(0) {
+#pragma unroll
+        for (int i = 0; i < stoch_pad<T>::bytes; ++i) pad[i] = 0;
+    }
+    __device__ __forceinline__ stoch_t(T a, T b, T c, unsigned char f) : x(a), y(b), z(c), flags(f) {
+#pragma unroll
+        for (int i = 0; i < stoch_pad<T>::bytes; ++i) pad[i] = 0;
+    }
+    /// Assign an exact value.
+    __device__ __forceinline__ stoch_t& operator=(T v) {
+        *this = stoch_t(v);
+        return *this;
+    }
+};
+
+typedef stoch_t<float> stoch_float;
+typedef stoch_t<double> stoch_double;
+
+// NVRTC has no offsetof; the offsets follow from standard layout (members in declaration order,
+// x at offset 0) and the sizes of the prefixes below. stoch_layout_probe (stoch_ops.cu) also
+// writes the offsets computed by the compiler, and stoch-gpu's tests compare them with the host.
+struct stoch_float_prefix3 { float x, y, z; };
+struct stoch_float_prefix4 { float x, y, z; unsigned char flags; };
+struct stoch_double_prefix3 { double x, y, z; };
+struct stoch_double_prefix4 { double x, y, z; unsigned char flags; };
+static_assert(__is_standard_layout(stoch_float) && __is_trivially_copyable(stoch_float), "stoch_float must be plain data");
+static_assert(__is_standard_layout(stoch_double) && __is_trivially_copyable(stoch_double), "stoch_double must be plain data");
+static_assert(sizeof(stoch_float) == 16 && alignof(stoch_float) == 4, "stoch_float: 16 bytes, 4-aligned (host Stochastic<f32>)");
+static_assert(sizeof(stoch_double) == 32 && alignof(stoch_double) == 8, "stoch_double: 32 bytes, 8-aligned (host Stochastic<f64>)");
+static_assert(sizeof(stoch_float_prefix3) == 12 && sizeof(stoch_double_prefix3) == 24, "samples at 0, 4|8, 8|16; flags at 12|24");
+static_assert(sizeof(stoch_float::pad) == 3 && sizeof(stoch_double::pad) == 7, "explicit padding: 3 and 7 bytes");
+static_assert(sizeof(stoch_float_prefix4) == 16 && sizeof(stoch_double_prefix4) == 32, "padding fills the tail");
+
+/// Maximum number of exact significant digits reported for a sample type.
+template <class T> struct stoch_limits;
+template <> struct stoch_limits<float> { enum { max_digits = 7, mant_bits = 23 }; };
+template <> struct stoch_limits<double> { enum { max_digits = 15, mant_bits = 52 }; };
+
+/// Non-deduced context: lets `x + 1.0` or `x * 2` convert the plain operand to T.
+template <class T> struct stoch_ident { typedef T type; };
+
+// ---------------------------------------------------------------------------------------------
+// Random bits: splitmix64 keyed by (seed, stream id), one state per thread in shared memory
+// ---------------------------------------------------------------------------------------------
+
+__shared__ unsigned long long stoch_rng_state[STOCH_MAX_BLOCK_THREADS];
+__shared__ unsigned int stoch_rng_bits[STOCH_MAX_BLOCK_THREADS];
+
+__device__ __forceinline__ unsigned int stoch_lane() {
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+__device__ __forceinline__ unsigned long long stoch_mix64(unsigned long long z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/// Start this thread's random stream: `id` names the stream (use the index of the element the
+/// thread computes, so the result does not depend on the block shape). Call it once, before
+/// any stochastic operation, in every thread (also threads that compute nothing).
+__device__ __forceinline__ void stoch_init_at(unsigned long long seed, unsigned long long id) {
+    unsigned int l = stoch_lane();
+    if (l >= STOCH_MAX_BLOCK_THREADS) __trap(); // block larger than the generator state: fail loudly
+    stoch_rng_state[l] = stoch_mix64(seed ^ stoch_mix64(id ^ 0x5851f42d4c957f2dULL));
+    stoch_rng_bits[l] = 1u; // empty: only the sentinel bit
+}
+
+/// `stoch_init_at` with the thread's global linear index over the launch.
+__device__ __forceinline__ void stoch_init(unsigned long long seed) {
+    unsigned long long bx = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    unsigned long long threads = (unsigned long long)blockDim.x * blockDim.y * blockDim.z;
+    stoch_init_at(seed, bx * threads + stoch_lane());
+}
+
+/// Two fresh random bits (bit 0 for sample x, bit 1 for samples y and z).
+__device__ __forceinline__ unsigned int stoch_rand2() {
+    unsigned int l = stoch_lane();
+    unsigned int b = stoch_rng_bits[l];
+    if (b < 4u) {
+        unsigned long long s = stoch_rng_state[l] + 0x9e3779b97f4a7c15ULL;
+        stoch_rng_state[l] = s;
+        b = (unsigned int)(stoch_mix64(s) >> 33) | 0x80000000u; // 31 random bits + sentinel
+    }
+    stoch_rng_bits[l] = b >> 2;
+    return b & 3u;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Directed rounding primitives
+// ---------------------------------------------------------------------------------------------
+
+// NVRTC 13.0's optimizer for sm_100 and newer folds `up ? __fsub_ru(a, b) : __fsub_rd(a, b)`
+// into one call with a run-time rounding mode and then rejects its own module ("Broken module
+// found: immarg operand has non-immediate parameter"). There the two roundings are written as
+// inline PTX (opaque to that fold) and the result is selected; the instructions are the same.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
+#define STOCH_DIRECTED_ASM 1
+#endif
+
+#ifdef STOCH_DIRECTED_ASM
+#define STOCH_DIRECTED2(NAME, OP, T, PT, C, RU, RD)                                                             \
+    __device__ __forceinline__ T NAME(T a, T b, bool up) {                                                  \
+        T u, d;                                                                                              \
+        asm(OP ".rp." PT " %0, %1, %2;" : "=" C(u) : C(a), C(b));                                          \
+        asm(OP ".rm." PT " %0, %1, %2;" : "=" C(d) : C(a), C(b));                                          \
+        return up ? u : d;                                                                                   \
+    }
+#else
+#define STOCH_DIRECTED2(NAME, OP, T, PT, C, RU, RD)                                                             \
+    __device__ __forceinline__ T NAME(T a, T b, bool up) { return up ? RU(a, b) : RD(a, b); }
+#endif
+STOCH_DIRECTED2(stoch_add_rd, "add", float, "f32", "f", __fadd_ru, __fadd_rd)
+STOCH_DIRECTED2(stoch_add_rd, "add", double, "f64", "d", __dadd_ru, __dadd_rd)
+STOCH_DIRECTED2(stoch_sub_rd, "sub", float, "f32", "f", __fsub_ru, __fsub_rd)
+STOCH_DIRECTED2(stoch_sub_rd, "sub", double, "f64", "d", __dsub_ru, __dsub_rd)
+STOCH_DIRECTED2(stoch_mul_rd, "mul", float, "f32", "f", __fmul_ru, __fmul_rd)
+STOCH_DIRECTED2(stoch_mul_rd, "mul", double, "f64", "d", __dmul_ru, __dmul_rd)
+STOCH_DIRECTED2(stoch_div_rd, "div", float, "f32", "f", __fdiv_ru, __fdiv_rd)
+STOCH_DIRECTED2(stoch_div_rd, "div", double, "f64", "d", __ddiv_ru, __ddiv_rd)
+#undef STOCH_DIRECTED2
+
+#ifdef STOCH_DIRECTED_ASM
+__device__ __forceinline__ float stoch_sqrt_rd(float a, bool up) {
+    float u, d;
+    asm("sqrt.rp.f32 %0, %1;" : "=f"(u) : "f"(a));
+    asm("sqrt.rm.f32 %0, %1;" : "=f"(d) : "f"(a));
+    return up ? u : d;
+}
+__device__ __forceinline__ double stoch_sqrt_rd(double a, bool up) {
+    double u, d;
+    asm("sqrt.rp.f64 %0, %1;" : "=d"(u) : "d"(a));
+    asm("sqrt.rm.f64 %0, %1;" : "=d"(d) : "d"(a));
+    return up ? u : d;
+}
+__device__ __forceinline__ float stoch_fma_rd(float a, float b, float c, bool up) {
+    float u, d;
+    asm("fma.rp.f32 %0, %1, %2, %3;" : "=f"(u) : "f"(a), "f"(b), "f"(c));
+    asm("fma.rm.f32 %0, %1, %2, %3;" : "=f"(d) : "f"(a), "f"(b), "f"(c));
+    return up ? u : d;
+}
+__device__ __forceinline__ double stoch_fma_rd(double a, double b, double c, bool up) {
+    double u, d;
+    asm("fma.rp.f64 %0, %1, %2, %3;" : "=d"(u) : "d"(a), "d"(b), "d"(c));
+    asm("fma.rm.f64 %0, %1, %2, %3;" : "=d"(d) : "d"(a), "d"(b), "d"(c));
+    return up ? u : d;
+}
+#else
+__device__ __forceinline__ float stoch_sqrt_rd(float a, bool up) { return up ? __fsqrt_ru(a) : __fsqrt_rd(a); }
+__device__ __forceinline__ double stoch_sqrt_rd(double a, bool up) { return up ? __dsqrt_ru(a) : __dsqrt_rd(a); }
+__device__ __forceinline__ float stoch_fma_rd(float a, float b, float c, bool up) { return up ? __fmaf_ru(a, b, c) : __fmaf_rd(a, b, c); }
+__device__ __forceinline__ double stoch_fma_rd(double a, double b, double c, bool up) { return up ? __fma_ru(a, b, c) : __fma_rd(a, b, c); }
+#endif
+
+// Bit views (integer-only helpers: no floating-point arithmetic).
+__device__ __forceinline__ long long stoch_bits(float v) { return (long long)__float_as_int(v); }
+__device__ __forceinline__ long long stoch_bits(double v) { return __double_as_longlong(v); }
+__device__ __forceinline__ bool stoch_signbit(float v) { return __float_as_int(v) < 0; }
+__device__ __forceinline__ bool stoch_signbit(double v) { return __double_as_longlong(v) < 0; }
+__device__ __forceinline__ int stoch_exponent(float v) { return (__float_as_int(v) >> 23) & 0xff; }
+__device__ __forceinline__ int stoch_exponent(double v) { return (int)((__double_as_longlong(v) >> 52) & 0x7ff); }
+
+/// One ulp toward +inf (`up`) or -inf, by integer steps on the representation.
+__device__ __forceinline__ float stoch_nudge(float v, bool up) {
+    if (v != v || (up && v == __int_as_float(0x7f800000)) || (!up && v == __int_as_float(0xff800000))) return v;
+    if (v == 0.0f) return up ? __int_as_float(1) : __int_as_float(0x80000001);
+    int i = __float_as_int(v);
+    return __int_as_float((i > 0) == up ? i + 1 : i - 1);
+}
+__device__ __forceinline__ double stoch_nudge(double v, bool up) {
+    if (v != v || (up && v == __longlong_as_double(0x7ff0000000000000LL)) ||
+        (!up && v == __longlong_as_double((long long)0xfff0000000000000ULL)))
+        return v;
+    if (v == 0.0) return up ? __longlong_as_double(1) : __longlong_as_double((long long)0x8000000000000001ULL);
+    long long i = __double_as_longlong(v);
+    return __longlong_as_double((i > 0) == up ? i + 1 : i - 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// DSA statistics (noinline; round-to-nearest arithmetic allowed here, see the file header)
+// ---------------------------------------------------------------------------------------------
+
+// These follow stoch-core's digits.rs operation for operation (same formulas, same constants),
+// so device and host agree on every value.
+
+/// Numerical noise: samples not all identical and sum((R_i - m)^2) > (0.6 / tau^2) m^2, i.e.
+/// C < 0.5 (a computed zero that is not an exact zero). NaN samples are not noise.
+template <class T> __device__ __noinline__ bool stoch_dsa_is_noise(T x, T y, T z) {
+    if (x == y && y == z) return false;
+    double a = (double)x, b = (double)y, c = (double)z;
+    double m = (a + b + c) / 3.0;
+    double da = a - m, db = b - m, dc = c - m;
+    double ss = da * da + db * db + dc * dc;
+    return ss > __longlong_as_double(0x3FA0980A362DAB30LL) * m * m; // 0.6 / tau^2
+}
+
+/// Computed zero: all samples zero, or numerical noise.
+template <class T> __device__ __noinline__ bool stoch_dsa_is_zero(T x, T y, T z) {
+    return (x == (T)0 && y == (T)0 && z == (T)0) || stoch_dsa_is_noise(x, y, z);
+}
+
+/// Real-valued estimate C = log10(sqrt(3)|m| / (sigma tau)): +inf for identical nonzero
+/// samples, -inf for exact zero, NaN for a non-finite sample.
+template <class T> __device__ __noinline__ double stoch_dsa_digits_real(T x, T y, T z) {
+    double a = (double)x, b = (double)y, c = (double)z;
+    if (a - a != 0.0 || b - b != 0.0 || c - c != 0.0) return __longlong_as_double(0x7ff8000000000000LL);
+    double m = (a + b + c) / 3.0;
+    double da = a - m, db = b - m, dc = c - m;
+    double ss = da * da + db * db + dc * dc;
+    if (ss == 0.0) return m == 0.0 ? __longlong_as_double((long long)0xfff0000000000000ULL) : __longlong_as_double(0x7ff0000000000000LL);
+    double sigma = ::sqrt(ss / 2.0);
+    return __longlong_as_double((long long)0xBFD94A8EE276C6A6ULL) + log10(fabs(m) / sigma); // log10(sqrt(3) / tau)
+}
+
+/// Exact significant digits: floor(C + 0.5) clamped to [0, max_digits]; the maximum for
+/// identical nonzero samples; 0 for a computed zero or a non-finite sample.
+template <class T> __device__ __noinline__ int stoch_dsa_digits(T x, T y, T z) {
+    double a = (double)x, b = (double)y, c = (double)z;
+    if (a - a != 0.0 || b - b != 0.0 || c - c != 0.0) return 0;
+    if (x == y && y == z) return x == (T)0 ? 0 : stoch_limits<T>::max_digits;
+    if (stoch_dsa_is_noise(x, y, z)) return 0;
+    double r = floor(stoch_dsa_digits_real(x, y, z) + 0.5);
+    if (!(r > 0.0)) return 0;
+    if (r > (double)stoch_limits<T>::max_digits) return stoch_limits<T>::max_digits;
+    return (int)r;
+}
+
+/// Mean of the samples, in double.
+template <class T> __device__ __noinline__ double stoch_dsa_mean(T x, T y, T z) {
+    return ((double)x + (double)y + (double)z) / 3.0;
+}
+
+/// True when `min(digits(a), digits(b)) - digits(r) >= STOCH_CANCEL_LEVEL`
+/// (`b_plain`: b is a plain number, left out of the min).
+template <class T>
+__device__ __noinline__ bool stoch_dsa_cancelled(T ax, T ay, T az, T bx, T by, T bz, bool b_plain, T rx, T ry, T rz) {
+    if (rx == (T)0 && ry == (T)0 && rz == (T)0) return false; // an exact zero result is not flagged
+    int da = stoch_dsa_digits(ax, ay, az);
+    int d = b_plain ? da : min(da, stoch_dsa_digits(bx, by, bz));
+    return d - stoch_dsa_digits(rx, ry, rz) >= STOCH_CANCEL_LEVEL;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast (integer-only) pre-tests
+// ---------------------------------------------------------------------------------------------
+
+/// True when the samples are surely not a computed zero: same sign, nonzero, finite, and within
+/// 2^(mant_bits-5) representation steps of each other (relative spread < 1/16, S < 0.012).
+template <class T> __device__ __forceinline__ bool stoch_surely_significant(const stoch_t<T>& v) {
+    long long a = stoch_bits(v.x), b = stoch_bits(v.y), c = stoch_bits(v.z);
+    if (((a ^ b) | (a ^ c)) < 0) return false; // signs differ
+    const long long sign = (long long)1 << (sizeof(T) * 8 - 1);
+    a &= ~sign; b &= ~sign; c &= ~sign;
+    const long long inf = sizeof(T) == 4 ? 0x7f800000LL : 0x7ff0000000000000LL;
+    if (a == 0 || b == 0 || c == 0 || a >= inf || b >= inf || c >= inf) return false;
+    const long long lim = (long long)1 << (stoch_limits<T>::mant_bits - 5);
+    long long d1 = a > b ? a - b : b - a, d2 = a > c ? a - c : c - a;
+    return d1 < lim && d2 < lim;
+}
+
+/// Computed zero with the integer fast path first.
+template <class T> __device__ __forceinline__ bool stoch_is_zero_fast(const stoch_t<T>& v) {
+    return !stoch_surely_significant(v) && stoch_dsa_is_zero(v.x, v.y, v.z);
+}
+
+/// Numerical noise with the integer fast path first (the test of every instability check).
+template <class T> __device__ __forceinline__ bool stoch_is_noise_fast(const stoch_t<T>& v) {
+    return !stoch_surely_significant(v) && stoch_dsa_is_noise(v.x, v.y, v.z);
+}
+
+__device__ __forceinline__ float stoch_absval(float v) { return fabsf(v); }
+__device__ __forceinline__ double stoch_absval(double v) { return ::fabs(v); }
+
+/// 10^(1 - STOCH_CANCEL_LEVEL) * 4, as stoch-core's CANCEL_FACTOR (0.004 for level 4).
+__device__ constexpr double stoch_cancel_factor() {
+    double p = 1.0;
+    for (int i = 1; i < STOCH_CANCEL_LEVEL; ++i) p *= 10.0;
+    return 4.0 / p;
+}
+
+/// stoch-core's pre-test (ops.rs `check_add`): a loss of L digits needs
+/// |r| < 2 max(|a|, |b|) 10^(1-L); tested on the first samples with a factor 2 of margin.
+/// The product is rounded up, so the device never skips a check the host makes.
+template <class T>
+__device__ __forceinline__ bool stoch_no_cancel_possible(const stoch_t<T>& a, const stoch_t<T>& b, const stoch_t<T>& r) {
+    T a0 = stoch_absval(a.x), b0 = stoch_absval(b.x), r0 = stoch_absval(r.x);
+    T big = a0 > b0 ? a0 : b0;
+    return !(r0 < stoch_mul_rd(big, (T)stoch_cancel_factor(), true));
+}
+
+template <class T>
+__device__ __forceinline__ unsigned char stoch_cancel_flag(const stoch_t<T>& a, const stoch_t<T>& b, bool b_plain, const stoch_t<T>& r) {
+    if (!(STOCH_DETECT & STOCH_CANCELLATION)) return 0;
+    if (stoch_no_cancel_possible(a, b, r)) return 0;
+    return stoch_dsa_cancelled(a.x, a.y, a.z, b.x, b.y, b.z, b_plain, r.x, r.y, r.z) ? STOCH_CANCELLATION : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic (generic kernels of the operators)
+// ---------------------------------------------------------------------------------------------
+
+template <class T> __device__ __forceinline__ stoch_t<T> stoch_add_impl(const stoch_t<T>& a, const stoch_t<T>& b, bool a_plain, bool b_plain) {
+    unsigned int r = stoch_rand2();
+    stoch_t<T> s(stoch_add_rd(a.x, b.x, r & 1u), stoch_add_rd(a.y, b.y, (r & 2u) != 0), stoch_add_rd(a.z, b.z, (r & 2u) == 0),
+                 (unsigned char)(a.flags | b.flags));
+    s.flags |= a_plain ? stoch_cancel_flag(b, a, true, s) : stoch_cancel_flag(a, b, b_plain, s);
+    return s;
+}
+
+template <class T> __device__ __forceinline__ stoch_t<T> stoch_sub_impl(const stoch_t<T>& a, const stoch_t<T>& b, bool a_plain, bool b_plain) {
+    unsigned int r = stoch_rand2();
+    stoch_t<T> s(stoch_sub_rd(a.x, b.x, r & 1u), stoch_sub_rd(a.y, b.y, (r & 2u) != 0), stoch_sub_rd(a.z, b.z, (r & 2u) == 0),
+                 (unsigned char)(a.flags | b.flags));
+    s.flags |= a_plain ? stoch_cancel_flag(b, a, true, s) : stoch_cancel_flag(a, b, b_plain, s);
+    return s;
+}
+
+template <class T> __device__ __forceinline__ stoch_t<T> stoch_mul_impl(const stoch_t<T>& a, const stoch_t<T>& b, bool plain) {
+    unsigned int r = stoch_rand2();
+    stoch_t<T> s(stoch_mul_rd(a.x, b.x, r & 1u), stoch_mul_rd(a.y, b.y, (r & 2u) != 0), stoch_mul_rd(a.z, b.z, (r & 2u) == 0),
+                 (unsigned char)(a.flags | b.flags));
+    if ((STOCH_DETECT & STOCH_MULTIPLICATION) && !plain && stoch_is_noise_fast(a) && stoch_is_noise_fast(b))
+        s.flags |= STOCH_MULTIPLICATION;
+    return s;
+}
+
+template <class T> __device__ __forceinline__ stoch_t<T> stoch_div_impl(const stoch_t<T>& a, const stoch_t<T>& b, bool b_plain) {
+    unsigned int r = stoch_rand2();
+    stoch_t<T> s(stoch_div_rd(a.x, b.x, r & 1u), stoch_div_rd(a.y, b.y, (r & 2u) != 0), stoch_div_rd(a.z, b.z, (r & 2u) == 0),
+                 (unsigned char)(a.flags | b.flags));
+    if ((STOCH_DETECT & STOCH_DIVISION) && !b_plain && stoch_is_noise_fast(b))
+        s.flags |= STOCH_DIVISION;
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operators
+// ---------------------------------------------------------------------------------------------
+
+template <class T> __device__ __forceinline__ stoch_t<T> operator+(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_add_impl(a, b, false, false); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator+(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_add_impl(a, stoch_t<T>(b), false, true); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator+(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_add_impl(stoch_t<T>(a), b, true, false); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator-(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_sub_impl(a, b, false, false); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator-(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_sub_impl(a, stoch_t<T>(b), false, true); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator-(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_sub_impl(stoch_t<T>(a), b, true, false); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator*(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_mul_impl(a, b, false); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator*(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_mul_impl(a, stoch_t<T>(b), true); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator*(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_mul_impl(stoch_t<T>(a), b, true); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator/(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_div_impl(a, b, false); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator/(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_div_impl(a, stoch_t<T>(b), true); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator/(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_div_impl(stoch_t<T>(a), b, false); }
+
+/// Negation is exact.
+template <class T> __device__ __forceinline__ stoch_t<T> operator-(const stoch_t<T>& a) { return stoch_t<T>(-a.x, -a.y, -a.z, a.flags); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator+(const stoch_t<T>& a) { return a; }
+
+template <class T, class R> __device__ __forceinline__ stoch_t<T>& operator+=(stoch_t<T>& a, const R& b) { a = a + b; return a; }
+template <class T, class R> __device__ __forceinline__ stoch_t<T>& operator-=(stoch_t<T>& a, const R& b) { a = a - b; return a; }
+template <class T, class R> __device__ __forceinline__ stoch_t<T>& operator*=(stoch_t<T>& a, const R& b) { a = a * b; return a; }
+template <class T, class R> __device__ __forceinline__ stoch_t<T>& operator/=(stoch_t<T>& a, const R& b) { a = a / b; return a; }
+
+/// Cancellation in a*b + c, as stoch-core's mul_add: the product rounded to nearest stands for
+/// the first operand of the addition.
+template <class T>
+__device__ __noinline__ bool stoch_dsa_fma_cancelled(T ax, T ay, T az, T bx, T by, T bz, T cx, T cy, T cz, T rx, T ry, T rz) {
+    return stoch_dsa_cancelled(ax * bx, ay * by, az * bz, cx, cy, cz, false, rx, ry, rz);
+}
+
+/// Fused multiply-add a*b + c with one random rounding per sample.
+template <class T> __device__ __forceinline__ stoch_t<T> fma(const stoch_t<T>& a, const stoch_t<T>& b, const stoch_t<T>& c) {
+    unsigned int r = stoch_rand2();
+    stoch_t<T> s(stoch_fma_rd(a.x, b.x, c.x, r & 1u), stoch_fma_rd(a.y, b.y, c.y, (r & 2u) != 0),
+                 stoch_fma_rd(a.z, b.z, c.z, (r & 2u) == 0), (unsigned char)(a.flags | b.flags | c.flags));
+    if ((STOCH_DETECT & STOCH_MULTIPLICATION) && stoch_is_noise_fast(a) && stoch_is_noise_fast(b)) s.flags |= STOCH_MULTIPLICATION;
+    if (STOCH_DETECT & STOCH_CANCELLATION) {
+        // stoch-core's pre-test for mul_add: |r0| < 2 max(|a0 b0|, |c0|) (product rounded up here,
+        // so the device never skips a check the host makes).
+        T p0 = stoch_absval(stoch_mul_rd(a.x, b.x, true)), p1 = stoch_absval(stoch_mul_rd(a.x, b.x, false));
+        T big = p0 > p1 ? p0 : p1;
+        T c0 = stoch_absval(c.x);
+        big = big > c0 ? big : c0;
+        if (stoch_absval(s.x) < stoch_add_rd(big, big, true) &&
+            stoch_dsa_fma_cancelled(a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, s.x, s.y, s.z))
+            s.flags |= STOCH_CANCELLATION;
+    }
+    return s;
+}
+
+/// Square root with random rounding; a computed-zero argument is a math-function instability.
+template <class T> __device__ __forceinline__ stoch_t<T> sqrt(const stoch_t<T>& a) {
+    unsigned int r = stoch_rand2();
+    stoch_t<T> s(stoch_sqrt_rd(a.x, r & 1u), stoch_sqrt_rd(a.y, (r & 2u) != 0), stoch_sqrt_rd(a.z, (r & 2u) == 0), a.flags);
+    if ((STOCH_DETECT & STOCH_MATH) && stoch_is_noise_fast(a)) s.flags |= STOCH_MATH;
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DSA queries
+// ---------------------------------------------------------------------------------------------
+
+/// Exact significant digits (0 ..= 7 for float, 15 for double).
+template <class T> __device__ __forceinline__ int stoch_digits(const stoch_t<T>& a) { return stoch_dsa_digits(a.x, a.y, a.z); }
+/// Computed zero (`@.0`): all samples zero, or fewer than half a significant digit.
+template <class T> __device__ __forceinline__ bool stoch_is_computed_zero(const stoch_t<T>& a) { return stoch_is_zero_fast(a); }
+/// All three samples are zero.
+template <class T> __device__ __forceinline__ bool stoch_is_exact_zero(const stoch_t<T>& a) { return a.x == (T)0 && a.y == (T)0 && a.z == (T)0; }
+/// Computed zero that is not an exact zero.
+template <class T> __device__ __forceinline__ bool stoch_is_numerical_noise(const stoch_t<T>& a) { return stoch_is_noise_fast(a); }
+/// Mean of the samples.
+template <class T> __device__ __forceinline__ T stoch_mean(const stoch_t<T>& a) { return (T)stoch_dsa_mean(a.x, a.y, a.z); }
+
+// ---------------------------------------------------------------------------------------------
+// Relations (DSA): a == b iff a - b is a computed zero; orderings compare means and flag a
+// branching instability on both operands when a - b is numerical noise.
+// ---------------------------------------------------------------------------------------------
+
+template <class T> __device__ __noinline__ int stoch_dsa_cmp_means(T ax, T ay, T az, T bx, T by, T bz) {
+    double ma = ((double)ax + (double)ay + (double)az) / 3.0, mb = ((double)bx + (double)by + (double)bz) / 3.0;
+    return ma > mb ? 1 : (ma < mb ? -1 : 0);
+}
+
+/// a - b with random rounding and no instability check (for relations).
+template <class T> __device__ __forceinline__ stoch_t<T> stoch_diff(const stoch_t<T>& a, const stoch_t<T>& b) {
+    unsigned int r = stoch_rand2();
+    return stoch_t<T>(stoch_sub_rd(a.x, b.x, r & 1u), stoch_sub_rd(a.y, b.y, (r & 2u) != 0), stoch_sub_rd(a.z, b.z, (r & 2u) == 0), 0);
+}
+
+template <class T> __device__ __forceinline__ bool operator==(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_is_zero_fast(stoch_diff(a, b)); }
+template <class T> __device__ __forceinline__ bool operator!=(const stoch_t<T>& a, const stoch_t<T>& b) { return !(a == b); }
+
+/// Ordering comparison: op 0 `<`, 1 `<=`, 2 `>`, 3 `>=`.
+template <class T> __device__ __forceinline__ bool stoch_order(const stoch_t<T>& a, const stoch_t<T>& b, int op) {
+    stoch_t<T> d = stoch_diff(a, b);
+    bool noise = stoch_is_noise_fast(d);
+    bool zero = noise || stoch_is_exact_zero(d);
+    if ((STOCH_DETECT & STOCH_BRANCHING) && noise) {
+        a.flags |= STOCH_BRANCHING;
+        b.flags |= STOCH_BRANCHING;
+    }
+    int c = stoch_dsa_cmp_means(a.x, a.y, a.z, b.x, b.y, b.z);
+    switch (op) {
+    case 0: return !zero && c < 0;
+    case 1: return zero || c <= 0;
+    case 2: return !zero && c > 0;
+    default: return zero || c >= 0;
+    }
+}
+template <class T> __device__ __forceinline__ bool operator<(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_order(a, b, 0); }
+template <class T> __device__ __forceinline__ bool operator<=(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_order(a, b, 1); }
+template <class T> __device__ __forceinline__ bool operator>(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_order(a, b, 2); }
+template <class T> __device__ __forceinline__ bool operator>=(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_order(a, b, 3); }
+template <class T> __device__ __forceinline__ bool operator<(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_order(a, stoch_t<T>(b), 0); }
+template <class T> __device__ __forceinline__ bool operator<=(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_order(a, stoch_t<T>(b), 1); }
+template <class T> __device__ __forceinline__ bool operator>(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_order(a, stoch_t<T>(b), 2); }
+template <class T> __device__ __forceinline__ bool operator>=(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_order(a, stoch_t<T>(b), 3); }
+
+// ---------------------------------------------------------------------------------------------
+// Intrinsic functions: exact per sample; flag when the samples disagree
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ float stoch_prim_abs(float v) { return fabsf(v); }
+__device__ __forceinline__ double stoch_prim_abs(double v) { return ::fabs(v); }
+
+/// |a|; an intrinsic instability when the nonzero samples differ in sign.
+template <class T> __device__ __forceinline__ stoch_t<T> fabs(const stoch_t<T>& a) {
+    stoch_t<T> s(stoch_prim_abs(a.x), stoch_prim_abs(a.y), stoch_prim_abs(a.z), a.flags);
+    bool px = a.x > (T)0, py = a.y > (T)0, pz = a.z > (T)0, nx = a.x < (T)0, ny = a.y < (T)0, nz = a.z < (T)0;
+    if ((STOCH_DETECT & STOCH_INTRINSIC) && (px || py || pz) && (nx || ny || nz)) s.flags |= STOCH_INTRINSIC;
+    return s;
+}
+template <class T> __device__ __forceinline__ stoch_t<T> abs(const stoch_t<T>& a) { return fabs(a); }
+
+#define STOCH_INTRINSIC_FN(NAME, FF, FD)                                                                   \
+    __device__ __noinline__ float stoch_libm_##NAME(float v) { return FF(v); }                             \
+    __device__ __noinline__ double stoch_libm_##NAME(double v) { return FD(v); }                           \
+    template <class T> __device__ __forceinline__ stoch_t<T> NAME(const stoch_t<T>& a) {                   \
+        stoch_t<T> s(stoch_libm_##NAME(a.x), stoch_libm_##NAME(a.y), stoch_libm_##NAME(a.z), a.flags);     \
+        if ((STOCH_DETECT & STOCH_INTRINSIC) && (s.x != s.y || s.x != s.z) && s.x == s.x) s.flags |= STOCH_INTRINSIC; \
+        return s;                                                                                           \
+    }
+STOCH_INTRINSIC_FN(floor, floorf, ::floor)
+STOCH_INTRINSIC_FN(ceil, ceilf, ::ceil)
+STOCH_INTRINSIC_FN(round, roundf, ::round)
+STOCH_INTRINSIC_FN(trunc, truncf, ::trunc)
+#undef STOCH_INTRINSIC_FN
+
+/// Conversion to int (truncation of the mean); an intrinsic instability on `a` when the samples
+/// truncate to different integers.
+template <class T> __device__ __forceinline__ int stoch_to_int(const stoch_t<T>& a) {
+    int ix = (int)a.x, iy = (int)a.y, iz = (int)a.z;
+    if ((STOCH_DETECT & STOCH_INTRINSIC) && (ix != iy || ix != iz)) a.flags |= STOCH_INTRINSIC;
+    return (int)stoch_dsa_mean(a.x, a.y, a.z);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Math functions: the library result per sample, moved one ulp up or down at random
+// ---------------------------------------------------------------------------------------------
+
+template <class T> __device__ __forceinline__ stoch_t<T> stoch_perturb(T x, T y, T z, unsigned char flags) {
+    unsigned int r = stoch_rand2();
+    return stoch_t<T>(stoch_nudge(x, r & 1u), stoch_nudge(y, (r & 2u) != 0), stoch_nudge(z, (r & 2u) == 0), flags);
+}
+
+#define STOCH_MATH_FN(NAME, FF, FD)                                                                         \
+    __device__ __noinline__ float stoch_libm_##NAME(float v) { return FF(v); }                              \
+    __device__ __noinline__ double stoch_libm_##NAME(double v) { return FD(v); }                            \
+    template <class T> __device__ __forceinline__ stoch_t<T> NAME(const stoch_t<T>& a) {                    \
+        unsigned char f = a.flags;                                                                           \
+        if ((STOCH_DETECT & STOCH_MATH) && stoch_is_noise_fast(a)) f |= STOCH_MATH;                          \
+        return stoch_perturb(stoch_libm_##NAME(a.x), stoch_libm_##NAME(a.y), stoch_libm_##NAME(a.z), f);     \
+    }
+STOCH_MATH_FN(exp, expf, ::exp)
+STOCH_MATH_FN(exp2, exp2f, ::exp2)
+STOCH_MATH_FN(expm1, expm1f, ::expm1)
+STOCH_MATH_FN(log, logf, ::log)
+STOCH_MATH_FN(log2, log2f, ::log2)
+STOCH_MATH_FN(log10, log10f, ::log10)
+STOCH_MATH_FN(log1p, log1pf, ::log1p)
+STOCH_MATH_FN(sin, sinf, ::sin)
+STOCH_MATH_FN(cos, cosf, ::cos)
+STOCH_MATH_FN(tan, tanf, ::tan)
+STOCH_MATH_FN(asin, asinf, ::asin)
+STOCH_MATH_FN(acos, acosf, ::acos)
+STOCH_MATH_FN(atan, atanf, ::atan)
+STOCH_MATH_FN(sinh, sinhf, ::sinh)
+STOCH_MATH_FN(cosh, coshf, ::cosh)
+STOCH_MATH_FN(tanh, tanhf, ::tanh)
+STOCH_MATH_FN(asinh, asinhf, ::asinh)
+STOCH_MATH_FN(acosh, acoshf, ::acosh)
+STOCH_MATH_FN(atanh, atanhf, ::atanh)
+STOCH_MATH_FN(cbrt, cbrtf, ::cbrt)
+#undef STOCH_MATH_FN
+
+#define STOCH_MATH_FN2(NAME, FF, FD, KIND, OP)                                                                 \
+    __device__ __noinline__ float stoch_libm_##NAME(float u, float v) { return FF(u, v); }                  \
+    __device__ __noinline__ double stoch_libm_##NAME(double u, double v) { return FD(u, v); }               \
+    template <class T> __device__ __forceinline__ stoch_t<T> NAME(const stoch_t<T>& a, const stoch_t<T>& b) { \
+        unsigned char f = a.flags | b.flags;                                                                 \
+        if ((STOCH_DETECT & KIND) && (stoch_is_noise_fast(a) OP stoch_is_noise_fast(b))) f |= KIND;         \
+        return stoch_perturb(stoch_libm_##NAME(a.x, b.x), stoch_libm_##NAME(a.y, b.y),                      \
+                             stoch_libm_##NAME(a.z, b.z), f);                                               \
+    }
+STOCH_MATH_FN2(pow, powf, ::pow, STOCH_POWER, ||)
+STOCH_MATH_FN2(atan2, atan2f, ::atan2, STOCH_MATH, &&)
+STOCH_MATH_FN2(hypot, hypotf, ::hypot, STOCH_MATH, &&)
+#undef STOCH_MATH_FN2
+
+/// a^b with a plain exponent; a power instability when the base is a computed zero.
+template <class T> __device__ __forceinline__ stoch_t<T> pow(const stoch_t<T>& a, typename stoch_ident<T>::type b) {
+    unsigned char f = a.flags;
+    if ((STOCH_DETECT & STOCH_POWER) && stoch_is_noise_fast(a)) f |= STOCH_POWER;
+    return stoch_perturb(stoch_libm_pow(a.x, b), stoch_libm_pow(a.y, b), stoch_libm_pow(a.z, b), f);
+}
+
+/// a^n by repeated random-rounded multiplication (as powi on the host).
+template <class T> __device__ __forceinline__ stoch_t<T> stoch_powi(const stoch_t<T>& a, int n) {
+    unsigned char f = a.flags;
+    if ((STOCH_DETECT & STOCH_POWER) && stoch_is_noise_fast(a)) f |= STOCH_POWER;
+    unsigned int k = n < 0 ? 0u - (unsigned int)n : (unsigned int)n;
+    stoch_t<T> acc((T)1), base = a;
+    base.flags = 0;
+    while (k) {
+        if (k & 1u) acc = stoch_mul_impl(acc, base, true);
+        k >>= 1;
+        if (k) base = stoch_mul_impl(base, base, true);
+    }
+    if (n < 0) acc = stoch_div_impl(stoch_t<T>((T)1), acc, true);
+    acc.flags |= f;
+    return acc;
+}
+
+/// min / max by the samples' means (no instability check).
+template <class T> __device__ __forceinline__ stoch_t<T> fmin(const stoch_t<T>& a, const stoch_t<T>& b) {
+    return stoch_dsa_cmp_means(a.x, a.y, a.z, b.x, b.y, b.z) <= 0 ? a : b;
+}
+template <class T> __device__ __forceinline__ stoch_t<T> fmax(const stoch_t<T>& a, const stoch_t<T>& b) {
+    return stoch_dsa_cmp_means(a.x, a.y, a.z, b.x, b.y, b.z) >= 0 ? a : b;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Atomics: per-sample compare-and-swap loops with directed rounding; flags OR-ed atomically.
+// The cancellation check is not made on atomic additions (the three samples are not updated
+// as one value).
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ void stoch_atomic_add_sample(float* p, float v, bool up) {
+    int* ip = (int*)p;
+    int old = *ip, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(ip, assumed, __float_as_int(stoch_add_rd(__int_as_float(assumed), v, up)));
+    } while (assumed != old);
+}
+__device__ __forceinline__ void stoch_atomic_add_sample(double* p, double v, bool up) {
+    unsigned long long* ip = (unsigned long long*)p;
+    unsigned long long old = *ip, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(ip, assumed, (unsigned long long)__double_as_longlong(stoch_add_rd(__longlong_as_double((long long)assumed), v, up)));
+    } while (assumed != old);
+}
+
+/// `*p += v` atomically, sample by sample.
+template <class T> __device__ __forceinline__ void stoch_atomic_add(stoch_t<T>* p, const stoch_t<T>& v) {
+    unsigned int r = stoch_rand2();
+    stoch_atomic_add_sample(&p->x, v.x, r & 1u);
+    stoch_atomic_add_sample(&p->y, v.y, (r & 2u) != 0);
+    stoch_atomic_add_sample(&p->z, v.z, (r & 2u) == 0);
+    if (v.flags) atomicOr((unsigned int*)&p->flags, (unsigned int)v.flags); // flags + zero padding, little-endian
+}

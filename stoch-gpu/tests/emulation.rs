@@ -1,0 +1,596 @@
+//! The device code run on the CPU: `kernels/stochastic.cuh` and the shipped kernels compiled by
+//! the host C++ compiler with CUDA's built-ins emulated (`tests/emulation/emu.cpp`: directed
+//! rounding through the FPU rounding mode, one thread after another). This checks the header's
+//! logic (random rounding, flags, digits, layout, streams) against stoch-core where no GPU is
+//! available. Skipped with a printed reason when no C++ compiler is found.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{directed_f32, directed_f64, flag_cases, note, Inputs};
+use stoch_core::{Flags, Instability, Sf32, Sf64, StochFloat, Stochastic};
+use stoch_gpu::{reference, validate, DoUndoMode};
+
+type Binary<T> = unsafe extern "C" fn(
+    *const Stochastic<T>,
+    *const Stochastic<T>,
+    *mut Stochastic<T>,
+    i32,
+    i32,
+    u64,
+    i32,
+);
+type Unary<T> = unsafe extern "C" fn(*const Stochastic<T>, *mut Stochastic<T>, i32, i32, u64, i32);
+type Compare = unsafe extern "C" fn(*const Sf64, *const Sf64, *mut u8, *mut u8, i32, i32, u64);
+type Digits<T> = unsafe extern "C" fn(*const Stochastic<T>, *mut i32, *mut u8, i32);
+type Matmul =
+    unsafe extern "C" fn(*const Sf32, *const Sf32, *mut Sf32, i32, i32, i32, u64, i32, i32);
+type Wave =
+    unsafe extern "C" fn(*const Sf32, *const Sf32, *mut Sf32, *const f32, i32, i32, i32, u64);
+type PlainWave = unsafe extern "C" fn(*const f32, *const f32, *mut f32, *const f32, i32, i32, i32);
+type DoUndo = unsafe extern "C" fn(*mut Sf32, *const Sf32, i32, i32, i32, i32, u64);
+type Sum = unsafe extern "C" fn(*const Sf32, *mut Sf32, i64, i64, i32, u64);
+
+/// The emulation library, built once per test run.
+fn library() -> Option<&'static libloading::Library> {
+    static LIB: OnceLock<Option<libloading::Library>> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let root = common::workspace();
+        let src = root.join("stoch-gpu/tests/emulation/emu.cpp");
+        let kernels = root.join("kernels");
+        let mut dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        if !dir.is_dir() {
+            dir = std::env::temp_dir(); // a test binary carried to another machine
+        }
+        let out = dir.join(format!("libstoch_emu_{}.so", std::process::id()));
+        let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
+        let status = Command::new(&cxx)
+            .args([
+                "-std=c++17",
+                "-O0",
+                "-frounding-math",
+                "-fno-fast-math",
+                "-ffp-contract=off",
+            ])
+            .args(["-fPIC", "-shared", "-w", "-I"])
+            .arg(&kernels)
+            .arg("-o")
+            .arg(&out)
+            .arg(&src)
+            .status();
+        match status {
+            Ok(s) if s.success() => {}
+            Ok(s) => panic!("{cxx} failed to compile the emulation ({s})"),
+            Err(e) => {
+                note(&format!(
+                    "SKIP emulation tests: no C++ compiler `{cxx}` ({e})"
+                ));
+                return None;
+            }
+        }
+        // SAFETY: loading our own freshly built library runs no initialiser with preconditions.
+        let lib = unsafe { libloading::Library::new(&out) }.expect("load the emulation library");
+        let _ = std::fs::remove_file(&out); // stays mapped; no file left behind per run
+        Some(lib)
+    })
+    .as_ref()
+}
+
+/// A function of the emulation library.
+fn sym<F: Copy>(name: &str) -> Option<F> {
+    let lib = library()?;
+    // SAFETY: each caller names an `extern "C"` function of emu.cpp with the type `F` it has.
+    Some(*unsafe { lib.get::<F>(name.as_bytes()) }.expect("symbol in the emulation library"))
+}
+
+fn binary<T: StochFloat>(
+    name: &str,
+    a: &[Stochastic<T>],
+    b: &[Stochastic<T>],
+    op: i32,
+    seed: u64,
+    block: i32,
+) -> Option<Vec<Stochastic<T>>> {
+    let f: Binary<T> = sym(name)?;
+    let mut out = vec![Stochastic::<T>::ZERO; a.len()];
+    // SAFETY: three arrays of a.len() values, as the emulated kernel expects.
+    unsafe {
+        f(
+            a.as_ptr(),
+            b.as_ptr(),
+            out.as_mut_ptr(),
+            a.len() as i32,
+            op,
+            seed,
+            block,
+        )
+    };
+    Some(out)
+}
+
+fn unary<T: StochFloat>(
+    name: &str,
+    a: &[Stochastic<T>],
+    op: i32,
+    seed: u64,
+) -> Option<Vec<Stochastic<T>>> {
+    let f: Unary<T> = sym(name)?;
+    let mut out = vec![Stochastic::<T>::ZERO; a.len()];
+    // SAFETY: two arrays of a.len() values.
+    unsafe { f(a.as_ptr(), out.as_mut_ptr(), a.len() as i32, op, seed, 128) };
+    Some(out)
+}
+
+fn check_directed<T: Copy + PartialEq + std::fmt::Debug>(
+    what: &str,
+    got: &[[T; 3]],
+    want: &[(T, T)],
+) {
+    let (mut up, mut down) = (0usize, 0usize);
+    for (i, (s, &(rd, ru))) in got.iter().zip(want).enumerate() {
+        for v in s {
+            assert!(
+                *v == rd || *v == ru,
+                "{what}[{i}]: {v:?} is neither RD {rd:?} nor RU {ru:?}"
+            );
+        }
+        if rd != ru {
+            up += s.iter().filter(|v| **v == ru).count();
+            down += s.iter().filter(|v| **v == rd).count();
+            assert!(
+                s[1] != s[2],
+                "{what}[{i}]: z must round opposite to y ({s:?})"
+            );
+        }
+    }
+    let n = up + down;
+    assert!(
+        n > 500 && up * 4 > n && down * 4 > n,
+        "{what}: {up} up, {down} down"
+    );
+}
+
+#[test]
+fn emulated_samples_are_directed_roundings() {
+    if library().is_none() {
+        return;
+    }
+    let mut rng = Inputs(11);
+    let n = 2000;
+    let a32: Vec<f32> = (0..n).map(|_| rng.uniform(0.5, 4.0) as f32).collect();
+    let b32: Vec<f32> = (0..n).map(|_| rng.uniform(-3.0, 3.0) as f32).collect();
+    let a64: Vec<f64> = (0..n).map(|_| rng.uniform(0.5, 4.0)).collect();
+    let b64: Vec<f64> = (0..n).map(|_| rng.uniform(-3.0, 3.0)).collect();
+    let (sa32, sb32): (Vec<Sf32>, Vec<Sf32>) = (
+        a32.iter().map(|&v| Sf32::new(v)).collect(),
+        b32.iter().map(|&v| Sf32::new(v)).collect(),
+    );
+    let (sa64, sb64): (Vec<Sf64>, Vec<Sf64>) = (
+        a64.iter().map(|&v| Sf64::new(v)).collect(),
+        b64.iter().map(|&v| Sf64::new(v)).collect(),
+    );
+    for (op, name) in ["add", "sub", "mul", "div"].iter().enumerate() {
+        let out = binary("emu_binary_f32", &sa32, &sb32, op as i32, 5, 128).unwrap();
+        let want: Vec<_> = a32
+            .iter()
+            .zip(&b32)
+            .map(|(&x, &y)| directed_f32(name, x, y))
+            .collect();
+        check_directed(
+            name,
+            &out.iter().map(|v| v.samples()).collect::<Vec<_>>(),
+            &want,
+        );
+        let out = binary("emu_binary_f64", &sa64, &sb64, op as i32, 5, 128).unwrap();
+        let want: Vec<_> = a64
+            .iter()
+            .zip(&b64)
+            .map(|(&x, &y)| directed_f64(name, x, y))
+            .collect();
+        check_directed(
+            name,
+            &out.iter().map(|v| v.samples()).collect::<Vec<_>>(),
+            &want,
+        );
+    }
+    let out = unary("emu_unary_f32", &sa32, 0, 6).unwrap();
+    let want: Vec<_> = a32.iter().map(|&x| directed_f32("sqrt", x, 0.0)).collect();
+    check_directed(
+        "sqrt f32",
+        &out.iter().map(|v| v.samples()).collect::<Vec<_>>(),
+        &want,
+    );
+    let out = unary("emu_unary_f64", &sa64, 0, 6).unwrap();
+    let want: Vec<_> = a64.iter().map(|&x| directed_f64("sqrt", x, 0.0)).collect();
+    check_directed(
+        "sqrt f64",
+        &out.iter().map(|v| v.samples()).collect::<Vec<_>>(),
+        &want,
+    );
+    // Same seed and stream ids, other block size: the same samples.
+    let again = binary("emu_binary_f32", &sa32, &sb32, 0, 5, 32).unwrap();
+    let first = binary("emu_binary_f32", &sa32, &sb32, 0, 5, 256).unwrap();
+    assert!(again
+        .iter()
+        .zip(&first)
+        .all(|(x, y)| x.samples() == y.samples()));
+    let other = binary("emu_binary_f32", &sa32, &sb32, 0, 6, 256).unwrap();
+    assert!(
+        !other
+            .iter()
+            .zip(&first)
+            .all(|(x, y)| x.samples() == y.samples()),
+        "the seed matters"
+    );
+}
+
+#[test]
+fn emulated_flags_match_the_host_checks() {
+    if library().is_none() {
+        return;
+    }
+    let (a, b) = flag_cases();
+    type HostOp = fn(Sf64, Sf64) -> Sf64;
+    let ops: [HostOp; 4] = [|x, y| x + y, |x, y| x - y, |x, y| x * y, |x, y| x / y];
+    for (op, host) in ops.iter().enumerate() {
+        let dev = binary("emu_binary_f64", &a, &b, op as i32, 9, 64).unwrap();
+        for i in 0..a.len() {
+            assert_eq!(
+                dev[i].flags().bits(),
+                host(a[i], b[i]).flags().bits(),
+                "op {op} case {i}"
+            );
+        }
+    }
+    // fma(a, b, a) = a * b + a, as a.mul_add(b, a) on the host (cancellation and multiplication).
+    let dev = binary("emu_binary_f64", &a, &b, 4, 9, 64).unwrap();
+    for i in 0..a.len() {
+        assert_eq!(
+            dev[i].flags().bits(),
+            a[i].mul_add(b[i], a[i]).flags().bits(),
+            "fma case {i}"
+        );
+    }
+    let fa = [Sf64::from_samples([1.0 + 1e-13, 1.0 - 1e-13, 1.0 + 2e-13])];
+    let fb = [Sf64::from_samples([-1.0 + 1e-14, -1.0, -1.0 - 1e-14])];
+    let dev = binary("emu_binary_f64", &fa, &fb, 4, 9, 64).unwrap();
+    let host = fa[0].mul_add(fb[0], fa[0]);
+    assert!(host.flags().contains(Instability::Cancellation));
+    assert_eq!(
+        dev[0].flags().bits(),
+        host.flags().bits(),
+        "fma cancellation"
+    );
+    // Mixed with a plain operand: the plain one is left out of the checks.
+    for (op, host) in [
+        (5, (|x: Sf64, y: f64| x + y) as fn(Sf64, f64) -> Sf64),
+        (6, |x, y| x - y),
+        (7, |x, y| x * y),
+        (8, |x, y| x / y),
+    ] {
+        let dev = binary("emu_binary_f64", &a, &b, op, 9, 64).unwrap();
+        for i in 0..a.len() {
+            let h = host(a[i], b[i].samples()[0]);
+            assert_eq!(
+                dev[i].flags().bits(),
+                h.flags().bits(),
+                "plain op {op} case {i}"
+            );
+        }
+    }
+    type HostUnary = fn(Sf64) -> Sf64;
+    let unaries: [(i32, HostUnary); 7] = [
+        (2, |x| x.abs()),
+        (3, |x| x.floor()),
+        (4, |x| x.ceil()),
+        (5, |x| x.round()),
+        (7, |x| x.exp()),
+        (9, |x| x.sin()),
+        (16, |x| x.powi(3)),
+    ];
+    for (op, host) in unaries {
+        let dev = unary("emu_unary_f64", &a, op, 3).unwrap();
+        for i in 0..a.len() {
+            assert_eq!(
+                dev[i].flags().bits(),
+                host(a[i]).flags().bits(),
+                "unary {op} case {i}"
+            );
+        }
+    }
+    let abs_a: Vec<Sf64> = a.iter().map(|x| x.abs().without_flags()).collect();
+    let dev = unary("emu_unary_f64", &abs_a, 0, 3).unwrap();
+    for i in 0..a.len() {
+        assert_eq!(
+            dev[i].flags().bits(),
+            abs_a[i].sqrt().flags().bits(),
+            "sqrt case {i}"
+        );
+    }
+    // Relations and the branching flag.
+    let cmp: Compare = sym("emu_compare_f64").unwrap();
+    let host_rel: [fn(&Sf64, &Sf64) -> bool; 6] = [
+        |x, y| x < y,
+        |x, y| x <= y,
+        |x, y| x > y,
+        |x, y| x >= y,
+        |x, y| x == y,
+        |x, y| x != y,
+    ];
+    for (op, rel) in host_rel.iter().enumerate() {
+        let (mut r, mut f) = (vec![0u8; a.len()], vec![0u8; a.len()]);
+        // SAFETY: four arrays of a.len() items.
+        unsafe {
+            cmp(
+                a.as_ptr(),
+                b.as_ptr(),
+                r.as_mut_ptr(),
+                f.as_mut_ptr(),
+                a.len() as i32,
+                op as i32,
+                1,
+            )
+        };
+        for i in 0..a.len() {
+            stoch_core::reset();
+            let h = rel(&a[i], &b[i]);
+            let branched = stoch_core::report().count(Instability::Branching) > 0;
+            assert_eq!(r[i] != 0, h, "relation {op} case {i}");
+            if op < 4 {
+                assert_eq!(
+                    Flags::from_bits(f[i]).contains(Instability::Branching),
+                    branched,
+                    "branching {op} case {i}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn emulated_digits_match_host_digits() {
+    if library().is_none() {
+        return;
+    }
+    let mut rng = Inputs(12);
+    let values: Vec<Sf64> = (0..20_000)
+        .map(|i| {
+            let m = rng.uniform(-10.0, 10.0);
+            let spread = 10f64.powf(-rng.uniform(0.0, 17.0)) * m.abs();
+            let s = [
+                m,
+                m + spread * rng.uniform(-1.0, 1.0),
+                m + spread * rng.uniform(-1.0, 1.0),
+            ];
+            match i % 101 {
+                0 => Sf64::new(0.0),
+                1 => Sf64::from_samples([f64::NAN, 1.0, 1.0]),
+                2 => Sf64::from_samples([f64::INFINITY, 1.0, 1.0]),
+                _ => Sf64::from_samples(s),
+            }
+        })
+        .collect();
+    let f: Digits<f64> = sym("emu_digits_f64").unwrap();
+    let (mut d, mut z) = (vec![0i32; values.len()], vec![0u8; values.len()]);
+    // SAFETY: three arrays of values.len() items.
+    unsafe {
+        f(
+            values.as_ptr(),
+            d.as_mut_ptr(),
+            z.as_mut_ptr(),
+            values.len() as i32,
+        )
+    };
+    for (i, v) in values.iter().enumerate() {
+        assert_eq!(
+            (d[i] as u32, z[i] != 0),
+            (v.digits(), v.is_computed_zero()),
+            "{i}: {:?}",
+            v.samples()
+        );
+    }
+    let v32: Vec<Sf32> = values
+        .iter()
+        .map(|v| Sf32::from_samples(v.samples().map(|x| x as f32)))
+        .collect();
+    let f: Digits<f32> = sym("emu_digits_f32").unwrap();
+    // SAFETY: as above.
+    unsafe {
+        f(
+            v32.as_ptr(),
+            d.as_mut_ptr(),
+            z.as_mut_ptr(),
+            v32.len() as i32,
+        )
+    };
+    for (i, v) in v32.iter().enumerate() {
+        assert_eq!(
+            (d[i] as u32, z[i] != 0),
+            (v.digits(), v.is_computed_zero()),
+            "{i}: {:?}",
+            v.samples()
+        );
+    }
+}
+
+#[test]
+fn emulated_layout_is_the_host_layout() {
+    let Some(f) = sym::<unsafe extern "C" fn(*mut u64)>("emu_layout_probe") else {
+        return;
+    };
+    let mut out = [0u64; 2];
+    // SAFETY: the probe writes two words.
+    unsafe { f(out.as_mut_ptr()) };
+    assert_eq!(
+        out[0],
+        16 | 4 << 16 | 8 << 24 | 12 << 32 | 13 << 40 | 4 << 48
+    );
+    assert_eq!(
+        out[1],
+        32 | 8 << 16 | 16 << 24 | 24 << 32 | 25 << 40 | 8 << 48
+    );
+}
+
+#[test]
+fn emulated_matmul_is_shape_independent_and_validates() {
+    let Some(f) = sym::<Matmul>("emu_matmul_f32") else {
+        return;
+    };
+    let n = 24;
+    let a: Vec<Sf32> = (0..n * n)
+        .map(|i| Sf32::new(((i * 7919) % 1000) as f32 / 100.0 - 5.0))
+        .collect();
+    let b: Vec<Sf32> = (0..n * n)
+        .map(|i| Sf32::new(1.0 / (1 + (i * 104_729) % 97) as f32))
+        .collect();
+    let run = |bx, by, seed| {
+        let mut c = vec![Sf32::ZERO; n * n];
+        // SAFETY: n x n matrices.
+        unsafe {
+            f(
+                a.as_ptr(),
+                b.as_ptr(),
+                c.as_mut_ptr(),
+                n as i32,
+                n as i32,
+                n as i32,
+                seed,
+                bx,
+                by,
+            )
+        };
+        c
+    };
+    let (c1, c2) = (run(16, 16, 3), run(8, 4, 3));
+    assert!(
+        c1.iter().zip(&c2).all(|(x, y)| x.samples() == y.samples()),
+        "block shape changed the result"
+    );
+    let v = validate::compare(&c1, &reference::matmul(&a, &b, n, n, n)).unwrap();
+    assert!(v.summary.inconsistent * 20 <= v.summary.len, "{v}");
+    // The seed's example: the product of two computed zeros is flagged, once.
+    let noise = Sf32::from_samples([1e-7, -1e-7, 2e-7]);
+    let mut m1: Vec<Sf32> = (0..16).map(|i| Sf32::new(i as f32)).collect();
+    let mut m2 = vec![Sf32::new(1.0); 16];
+    m1[2 * 4 + 1] = noise;
+    m2[4 + 1] = noise;
+    let mut c = vec![Sf32::ZERO; 16];
+    // SAFETY: 4 x 4 matrices.
+    unsafe { f(m1.as_ptr(), m2.as_ptr(), c.as_mut_ptr(), 4, 4, 4, 1, 16, 16) };
+    let cpu = reference::matmul(&m1, &m2, 4, 4, 4);
+    for (g, h) in c.iter().zip(&cpu) {
+        assert_eq!(g.flags(), h.flags());
+    }
+    assert_eq!(
+        stoch_gpu::FlagCounts::of(&c).get(Instability::Multiplication),
+        1
+    );
+}
+
+#[test]
+fn emulated_wave_validates_against_the_cpu() {
+    let (Some(step), Some(plain)) = (
+        sym::<Wave>("emu_wave_step_f32"),
+        sym::<PlainWave>("emu_plain_wave_step_f32"),
+    ) else {
+        return;
+    };
+    let p = reference::WaveProblem::new(16);
+    let steps = 12;
+    let [nx, ny, nz] = p.dims.map(|d| d as i32);
+    let init: Vec<Sf32> = p.u0.iter().map(|&v| Sf32::new(v)).collect();
+    let (mut u0, mut u1, mut u2) = (init.clone(), init.clone(), init.clone());
+    for s in 0..steps {
+        // SAFETY: every array holds nx*ny*nz points.
+        unsafe {
+            step(
+                u0.as_ptr(),
+                u1.as_ptr(),
+                u2.as_mut_ptr(),
+                p.vel.as_ptr(),
+                nx,
+                ny,
+                nz,
+                s as u64,
+            )
+        };
+        std::mem::swap(&mut u0, &mut u1);
+        std::mem::swap(&mut u1, &mut u2);
+    }
+    let v = validate::compare(&u1, &p.run_stochastic(steps)).unwrap();
+    note(&format!(
+        "emulated wave step vs CPU reference ({steps} steps, 16^3):\n{}",
+        v.summary
+    ));
+    assert!(v.summary.inconsistent * 20 <= v.summary.len, "{v}");
+    assert!(v.summary.mean_common_digits > 3.0, "{v}");
+    // The plain kernel is bit for bit the CPU's binary32.
+    let (mut a, mut b, mut c) = (p.u0.clone(), p.u0.clone(), p.u0.clone());
+    for _ in 0..steps {
+        // SAFETY: as above.
+        unsafe {
+            plain(
+                a.as_ptr(),
+                b.as_ptr(),
+                c.as_mut_ptr(),
+                p.vel.as_ptr(),
+                nx,
+                ny,
+                nz,
+            )
+        };
+        std::mem::swap(&mut a, &mut b);
+        std::mem::swap(&mut b, &mut c);
+    }
+    assert_eq!(b, p.run_plain(steps));
+}
+
+#[test]
+fn emulated_do_undo_and_sums() {
+    let (Some(du), Some(partials), Some(atomic)) = (
+        sym::<DoUndo>("emu_do_undo_f32"),
+        sym::<Sum>("emu_sum_partials_f32"),
+        sym::<Sum>("emu_sum_atomic_f32"),
+    ) else {
+        return;
+    };
+    let mut rng = Inputs(13);
+    let x: Vec<Sf32> = (0..512)
+        .map(|_| Sf32::new(rng.uniform(1.0, 100.0) as f32))
+        .collect();
+    let y: Vec<Sf32> = (0..31)
+        .map(|_| Sf32::new(rng.uniform(1.0, 100.0) as f32))
+        .collect();
+    for mode in [
+        DoUndoMode::MulDiv,
+        DoUndoMode::AddSub,
+        DoUndoMode::SquareSqrt,
+    ] {
+        let mut dev = x.clone();
+        // SAFETY: x holds 512 values, y 31.
+        unsafe { du(dev.as_mut_ptr(), y.as_ptr(), 512, 31, 300, mode as i32, 4) };
+        let mut cpu = x.clone();
+        reference::do_undo(&mut cpu, &y, 300, mode);
+        let v = validate::compare(&dev, &cpu).unwrap();
+        assert!(
+            v.summary.inconsistent * 20 <= v.summary.len,
+            "{mode:?}: {v}"
+        );
+    }
+    let ints: Vec<Sf32> = (0..10_000)
+        .map(|i| Sf32::new((i % 17) as f32 - 8.0))
+        .collect();
+    let exact: f32 = (0..10_000).map(|i| (i % 17) as f32 - 8.0).sum();
+    let (threads, chunk) = (100i32, 100i64);
+    let mut part = vec![Sf32::ZERO; threads as usize];
+    // SAFETY: `ints` holds n values, `part` one per thread.
+    unsafe { partials(ints.as_ptr(), part.as_mut_ptr(), 10_000, chunk, threads, 2) };
+    assert_eq!(reference::sum(&part).samples(), [exact; 3]);
+    let mut total = [Sf32::ZERO];
+    // SAFETY: `total` holds one value.
+    unsafe { atomic(ints.as_ptr(), total.as_mut_ptr(), 10_000, chunk, threads, 2) };
+    assert_eq!(total[0].samples(), [exact; 3]);
+}

@@ -1,0 +1,492 @@
+//! GPU tests: skipped with a printed reason without a GPU, failing under `STOCH_REQUIRE_GPU=1`.
+//!
+//! On a GPU machine: `STOCH_REQUIRE_GPU=1 STOCH_REQUIRE_NVRTC=1 cargo test -p stoch-gpu`.
+
+mod common;
+
+use common::{directed_f32, directed_f64, flag_cases, gpu_or_skip, Inputs};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use stoch_core::{Instability, Sf32, Sf64, Stochastic};
+use stoch_gpu::{reference, validate, BinaryOp, CompareOp, DoUndoMode, Gpu, SumMode, UnaryOp};
+
+#[test]
+fn oracle_is_right_on_known_cases() {
+    // Runs everywhere: the CPU oracle the GPU tests rely on.
+    oracle_cases();
+}
+
+fn oracle_cases() {
+    // 1/3 in f32: RD < 1/3 < RU, one ulp apart.
+    let (d, u) = directed_f32("div", 1.0, 3.0);
+    assert_eq!(u, d.next_up());
+    assert!(f64::from(d) < 1.0 / 3.0 && f64::from(u) > 1.0 / 3.0);
+    // Exact operations give RD == RU.
+    assert_eq!(directed_f32("add", 1.0, 2.0), (3.0, 3.0));
+    assert_eq!(directed_f64("sqrt", 4.0, 0.0), (2.0, 2.0));
+    // 1 + 2^-30 is not an f32: RD = 1, RU = 1 + 2^-23.
+    assert_eq!(
+        directed_f32("add", 1.0, 2f32.powi(-30)),
+        (1.0, 1.0f32.next_up())
+    );
+    let (d, u) = directed_f64("add", 1.0, 1e-30);
+    assert_eq!((d, u), (1.0, 1.0f64.next_up()));
+    let (d, u) = directed_f64("sub", 1.0, 1e-30);
+    assert_eq!((d, u), (1.0f64.next_down(), 1.0));
+}
+
+const OPS: [(&str, BinaryOp); 4] = [
+    ("add", BinaryOp::Add),
+    ("sub", BinaryOp::Sub),
+    ("mul", BinaryOp::Mul),
+    ("div", BinaryOp::Div),
+];
+
+/// Checks each sample against (RD, RU) of the exact result; returns (ups, downs) over the
+/// samples whose exact result is not representable, and checks z is opposite to y there.
+fn check_samples<T: Copy + PartialEq + std::fmt::Debug>(
+    what: &str,
+    got: &[[T; 3]],
+    want: &[(T, T)],
+) -> (usize, usize) {
+    let (mut up, mut down) = (0, 0);
+    for (i, (s, &(rd, ru))) in got.iter().zip(want).enumerate() {
+        for (k, v) in s.iter().enumerate() {
+            assert!(
+                *v == rd || *v == ru,
+                "{what}[{i}] sample {k}: {v:?} is neither RD {rd:?} nor RU {ru:?}"
+            );
+        }
+        if rd != ru {
+            for v in s {
+                if *v == ru {
+                    up += 1;
+                } else {
+                    down += 1;
+                }
+            }
+            assert!(
+                s[1] != s[2],
+                "{what}[{i}]: z must round opposite to y ({s:?})"
+            );
+        }
+    }
+    (up, down)
+}
+
+fn assert_both_directions(what: &str, up: usize, down: usize) {
+    let n = up + down;
+    assert!(n > 1000, "{what}: too few inexact results ({n})");
+    assert!(
+        up * 4 > n && down * 4 > n,
+        "{what}: directions unbalanced: {up} up, {down} down"
+    );
+}
+
+#[test]
+fn f32_samples_are_exact_directed_roundings() {
+    let Some(gpu) = gpu_or_skip("f32_samples_are_exact_directed_roundings") else {
+        return;
+    };
+    let mut rng = Inputs(1);
+    let n = 1 << 14;
+    let a: Vec<f32> = (0..n).map(|_| rng.uniform(0.5, 4.0) as f32).collect();
+    let b: Vec<f32> = (0..n).map(|_| rng.uniform(-3.0, 3.0) as f32).collect();
+    let (da, db) = (
+        gpu.upload(&a.iter().map(|&v| Sf32::new(v)).collect::<Vec<_>>())
+            .unwrap(),
+        gpu.upload(&b.iter().map(|&v| Sf32::new(v)).collect::<Vec<_>>())
+            .unwrap(),
+    );
+    for (name, op) in OPS {
+        let out = gpu.download(&gpu.binary(op, &da, &db).unwrap()).unwrap();
+        let want: Vec<(f32, f32)> = a
+            .iter()
+            .zip(&b)
+            .map(|(&x, &y)| directed_f32(name, x, y))
+            .collect();
+        let got: Vec<[f32; 3]> = out.iter().map(|v| v.samples()).collect();
+        let (up, down) = check_samples(name, &got, &want);
+        assert_both_directions(name, up, down);
+    }
+    let out = gpu
+        .download(&gpu.unary(UnaryOp::Sqrt, &da).unwrap())
+        .unwrap();
+    let want: Vec<(f32, f32)> = a.iter().map(|&x| directed_f32("sqrt", x, 0.0)).collect();
+    let (up, down) = check_samples(
+        "sqrt",
+        &out.iter().map(|v| v.samples()).collect::<Vec<_>>(),
+        &want,
+    );
+    assert_both_directions("sqrt", up, down);
+}
+
+#[test]
+fn f64_samples_are_exact_directed_roundings() {
+    let Some(gpu) = gpu_or_skip("f64_samples_are_exact_directed_roundings") else {
+        return;
+    };
+    let mut rng = Inputs(2);
+    let n = 1 << 14;
+    let a: Vec<f64> = (0..n).map(|_| rng.uniform(0.5, 4.0)).collect();
+    let b: Vec<f64> = (0..n).map(|_| rng.uniform(-3.0, 3.0)).collect();
+    let (da, db) = (
+        gpu.upload(&a.iter().map(|&v| Sf64::new(v)).collect::<Vec<_>>())
+            .unwrap(),
+        gpu.upload(&b.iter().map(|&v| Sf64::new(v)).collect::<Vec<_>>())
+            .unwrap(),
+    );
+    for (name, op) in OPS {
+        let out = gpu.download(&gpu.binary(op, &da, &db).unwrap()).unwrap();
+        let want: Vec<(f64, f64)> = a
+            .iter()
+            .zip(&b)
+            .map(|(&x, &y)| directed_f64(name, x, y))
+            .collect();
+        let (up, down) = check_samples(
+            name,
+            &out.iter().map(|v| v.samples()).collect::<Vec<_>>(),
+            &want,
+        );
+        assert_both_directions(name, up, down);
+    }
+    let out = gpu
+        .download(&gpu.unary(UnaryOp::Sqrt, &da).unwrap())
+        .unwrap();
+    let want: Vec<(f64, f64)> = a.iter().map(|&x| directed_f64("sqrt", x, 0.0)).collect();
+    let (up, down) = check_samples(
+        "sqrt",
+        &out.iter().map(|v| v.samples()).collect::<Vec<_>>(),
+        &want,
+    );
+    assert_both_directions("sqrt", up, down);
+}
+
+#[test]
+fn flags_match_the_host_checks() {
+    let Some(gpu) = gpu_or_skip("flags_match_the_host_checks") else {
+        return;
+    };
+    let (a, b) = flag_cases();
+    let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
+    type HostOp = fn(Sf64, Sf64) -> Sf64;
+    let cases: [(BinaryOp, HostOp); 4] = [
+        (BinaryOp::Add, |x, y| x + y),
+        (BinaryOp::Sub, |x, y| x - y),
+        (BinaryOp::Mul, |x, y| x * y),
+        (BinaryOp::Div, |x, y| x / y),
+    ];
+    for (op, host) in cases {
+        let dev = gpu.download(&gpu.binary(op, &da, &db).unwrap()).unwrap();
+        for i in 0..a.len() {
+            let h = host(a[i], b[i]);
+            assert_eq!(
+                dev[i].flags().bits(),
+                h.flags().bits(),
+                "{op:?} case {i}: device vs host flags"
+            );
+        }
+    }
+    type HostUnary = fn(Sf64) -> Sf64;
+    let unary: [(UnaryOp, HostUnary); 6] = [
+        (UnaryOp::Sqrt, |x| x.abs().sqrt()),
+        (UnaryOp::Abs, |x| x.abs()),
+        (UnaryOp::Floor, |x| x.floor()),
+        (UnaryOp::Round, |x| x.round()),
+        (UnaryOp::Exp, |x| x.exp()),
+        (UnaryOp::Cube, |x| x.powi(3)),
+    ];
+    let abs_a: Vec<Sf64> = a.iter().map(|x| x.abs().without_flags()).collect();
+    for (op, host) in unary {
+        let input = if op == UnaryOp::Sqrt { &abs_a } else { &a };
+        let d = gpu.upload(input).unwrap();
+        let dev = gpu.download(&gpu.unary(op, &d).unwrap()).unwrap();
+        for i in 0..a.len() {
+            let h = if op == UnaryOp::Sqrt {
+                input[i].sqrt()
+            } else {
+                host(a[i])
+            };
+            assert_eq!(
+                dev[i].flags().bits(),
+                h.flags().bits(),
+                "{op:?} case {i}: device vs host flags"
+            );
+        }
+    }
+    // Branching: an ordering comparison of values whose difference is noise.
+    stoch_core::reset();
+    let (res, flags) = gpu.compare(CompareOp::Lt, &da, &db).unwrap();
+    for i in 0..a.len() {
+        let before = stoch_core::report().count(Instability::Branching);
+        let host = a[i] < b[i];
+        let branched = stoch_core::report().count(Instability::Branching) > before;
+        assert_eq!(res[i], host, "case {i}: a < b");
+        assert_eq!(
+            flags[i].contains(Instability::Branching),
+            branched,
+            "case {i}: branching flag"
+        );
+    }
+}
+
+#[test]
+fn device_digits_match_host_digits() {
+    let Some(gpu) = gpu_or_skip("device_digits_match_host_digits") else {
+        return;
+    };
+    let mut rng = Inputs(3);
+    let values: Vec<Sf64> = (0..20_000)
+        .map(|i| {
+            let m = rng.uniform(-10.0, 10.0);
+            let spread = 10f64.powf(-rng.uniform(0.0, 17.0)) * m.abs();
+            let s = [
+                m,
+                m + spread * rng.uniform(-1.0, 1.0),
+                m + spread * rng.uniform(-1.0, 1.0),
+            ];
+            if i % 97 == 0 {
+                Sf64::new(0.0)
+            } else {
+                Sf64::from_samples(s)
+            }
+        })
+        .collect();
+    let d = gpu.upload(&values).unwrap();
+    let (digits, zero) = gpu.digits(&d).unwrap();
+    let mut mismatches = 0;
+    for (i, v) in values.iter().enumerate() {
+        if digits[i] != v.digits() || zero[i] != v.is_computed_zero() {
+            mismatches += 1;
+            eprintln!(
+                "{i}: {:?} device {} {} host {} {}",
+                v.samples(),
+                digits[i],
+                zero[i],
+                v.digits(),
+                v.is_computed_zero()
+            );
+        }
+    }
+    assert_eq!(mismatches, 0);
+}
+
+#[test]
+fn layout_seen_by_the_device_is_the_host_layout() {
+    let Some(gpu) = gpu_or_skip("layout_seen_by_the_device_is_the_host_layout") else {
+        return;
+    };
+    let [f, d] = gpu.layout_probe().unwrap();
+    assert_eq!(f, 16 | 4 << 16 | 8 << 24 | 12 << 32 | 13 << 40 | 4 << 48);
+    assert_eq!(d, 32 | 8 << 16 | 16 << 24 | 24 << 32 | 25 << 40 | 8 << 48);
+    // Round trip without conversion, flags included.
+    let v = vec![Sf32::from_parts([1.0, 2.0, 3.0], stoch_core::Flags::from_bits(0x41)); 5];
+    let back = gpu.download(&gpu.upload(&v).unwrap()).unwrap();
+    assert!(v
+        .iter()
+        .zip(&back)
+        .all(|(x, y)| x.samples() == y.samples() && x.flags() == y.flags()));
+}
+
+#[test]
+fn launches_repeat_for_a_seed() {
+    let Some(gpu) = gpu_or_skip("launches_repeat_for_a_seed") else {
+        return;
+    };
+    let n = 40;
+    let a: Vec<Sf32> = (0..n * n)
+        .map(|i| Sf32::new(1.0 / (1 + i % 13) as f32))
+        .collect();
+    let da = gpu.upload(&a).unwrap();
+    let run = |gpu: &Gpu, seed| {
+        gpu.set_seed(seed);
+        gpu.download(&gpu.matmul(&da, &da, n, n, n).unwrap())
+            .unwrap()
+    };
+    let same = |x: &[Sf32], y: &[Sf32]| x.iter().zip(y).all(|(p, q)| p.samples() == q.samples());
+    let (r1, r2, r3) = (run(&gpu, 7), run(&gpu, 7), run(&gpu, 8));
+    assert!(same(&r1, &r2), "same seed, same result");
+    assert!(!same(&r1, &r3), "another seed, other roundings");
+}
+
+const USER_KERNEL: &str = r#"
+#include "stochastic.cuh"
+extern "C" __global__ void chain(const stoch_float* a, stoch_float* out, int n, unsigned long long seed) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    stoch_init_at(seed, i);
+    if (i >= n) return;
+    stoch_float x = a[i];
+    for (int k = 0; k < 50; ++k) x = x * 1.1f + a[i] / 3.0f;
+    out[i] = x;
+}
+"#;
+
+#[test]
+fn user_kernel_result_does_not_depend_on_block_size() {
+    let Some(gpu) = gpu_or_skip("user_kernel_result_does_not_depend_on_block_size") else {
+        return;
+    };
+    let f = gpu
+        .user_function("chain.cu", USER_KERNEL, &[], "chain")
+        .unwrap();
+    let n = 10_000usize;
+    let a = gpu
+        .upload(
+            &(0..n)
+                .map(|i| Sf32::new(i as f32 * 0.37))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+    let mut results = Vec::new();
+    for block in [32u32, 128, 1024] {
+        let mut out = gpu.zeros::<f32>(n).unwrap();
+        let (n32, seed) = (n as i32, 42u64);
+        let mut l = gpu.launch_builder(&f);
+        l.arg(a.raw()).arg(out.raw_mut()).arg(&n32).arg(&seed);
+        let cfg = LaunchConfig {
+            grid_dim: ((n as u32).div_ceil(block), 1, 1),
+            block_dim: (block, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: arguments match `chain`'s signature; both buffers hold n values; blocks of
+        // at most 1024 threads; every thread calls stoch_init_at.
+        unsafe { l.launch(cfg) }.unwrap();
+        results.push(gpu.download(&out).unwrap());
+    }
+    for r in &results[1..] {
+        assert!(r
+            .iter()
+            .zip(&results[0])
+            .all(|(p, q)| p.samples() == q.samples()));
+    }
+}
+
+#[test]
+fn sums_in_three_modes() {
+    let Some(gpu) = gpu_or_skip("sums_in_three_modes") else {
+        return;
+    };
+    // Small integers: every partial sum is exact, so every mode gives the exact total.
+    let ints: Vec<Sf32> = (0..100_000)
+        .map(|i| Sf32::new((i % 17) as f32 - 8.0))
+        .collect();
+    let exact: f32 = (0..100_000).map(|i| (i % 17) as f32 - 8.0).sum();
+    let d = gpu.upload(&ints).unwrap();
+    for mode in [
+        SumMode::Partials { threads: 1000 },
+        SumMode::Atomic { threads: 1000 },
+        SumMode::Tree,
+    ] {
+        let s = gpu.sum(&d, mode).unwrap();
+        assert_eq!(s.samples(), [exact; 3], "{mode:?}");
+    }
+    // Taufer's symmetric large/small values: the exact sum is 0; DSA must say so (@.0).
+    let mut rng = Inputs(4);
+    let mut v = Vec::new();
+    for _ in 0..5000 {
+        let x = if rng.next_u64().is_multiple_of(2) {
+            rng.uniform(1.0, 1e6)
+        } else {
+            rng.uniform(1e-6, 1e-5)
+        } as f32;
+        v.push(Sf32::new(x));
+        v.push(Sf32::new(-x));
+    }
+    let mut shuffled = v.clone();
+    for i in (1..shuffled.len()).rev() {
+        shuffled.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    let d = gpu.upload(&shuffled).unwrap();
+    for mode in [
+        SumMode::Partials { threads: 100 },
+        SumMode::Atomic { threads: 100 },
+        SumMode::Tree,
+    ] {
+        let s = gpu.sum(&d, mode).unwrap();
+        assert!(
+            s.is_computed_zero() || s.to_f64().abs() < 1e-3,
+            "{mode:?}: {:?}",
+            s.samples()
+        );
+    }
+    let cpu = reference::sum(&shuffled);
+    assert!(cpu.is_computed_zero() || cpu.to_f64().abs() < 1e-3);
+}
+
+#[test]
+fn do_undo_and_wave_validate_against_the_cpu() {
+    let Some(gpu) = gpu_or_skip("do_undo_and_wave_validate_against_the_cpu") else {
+        return;
+    };
+    let mut rng = Inputs(5);
+    let x: Vec<Sf32> = (0..4096)
+        .map(|_| Sf32::new(rng.uniform(1.0, 100.0) as f32))
+        .collect();
+    let y: Vec<Sf32> = (0..97)
+        .map(|_| Sf32::new(rng.uniform(1.0, 100.0) as f32))
+        .collect();
+    let check = validate::validate(
+        || {
+            let mut dx = gpu.upload(&x)?;
+            gpu.do_undo(&mut dx, &gpu.upload(&y)?, 1000, DoUndoMode::MulDiv)?;
+            gpu.download(&dx)
+        },
+        || {
+            let mut cx = x.clone();
+            reference::do_undo(&mut cx, &y, 1000, DoUndoMode::MulDiv);
+            cx
+        },
+    )
+    .unwrap();
+    eprintln!("do/undo:\n{check}");
+    assert!(check.summary.mean_common_digits >= 4.0);
+    assert!(
+        check.summary.inconsistent * 20 < check.summary.len,
+        "at most 5% inconsistent"
+    );
+
+    let p = reference::WaveProblem::new(24);
+    let steps = 20;
+    let wave = validate::validate(
+        || {
+            let init: Vec<Sf32> = p.u0.iter().map(|&v| Sf32::new(v)).collect();
+            let vel = gpu.upload_plain(&p.vel)?;
+            let (mut prev, mut cur, mut next) = (
+                gpu.upload(&init)?,
+                gpu.upload(&init)?,
+                gpu.zeros::<f32>(init.len())?,
+            );
+            for _ in 0..steps {
+                gpu.wave_step(&prev, &cur, &mut next, &vel, p.dims)?;
+                std::mem::swap(&mut prev, &mut cur);
+                std::mem::swap(&mut cur, &mut next);
+            }
+            gpu.download(&cur)
+        },
+        || p.run_stochastic(steps),
+    )
+    .unwrap();
+    eprintln!("wave:\n{wave}");
+    assert!(
+        wave.summary.inconsistent * 20 < wave.summary.len,
+        "at most 5% inconsistent"
+    );
+}
+
+#[test]
+fn host_report_receives_gpu_counts() {
+    let Some(gpu) = gpu_or_skip("host_report_receives_gpu_counts") else {
+        return;
+    };
+    stoch_core::reset();
+    let noise = Sf32::from_samples([1e-6, -2e-6, 1.5e-6]);
+    let d = gpu.upload(&vec![noise; 100]).unwrap();
+    let out = gpu
+        .download(&gpu.binary(BinaryOp::Mul, &d, &d).unwrap())
+        .unwrap();
+    let counts = stoch_gpu::record_flags("stoch_binary_f32", &out);
+    assert_eq!(counts.get(Instability::Multiplication), 100);
+    let report = stoch_core::report();
+    assert_eq!(report.gpu_count(Instability::Multiplication), 100);
+    assert!(report.gpu().iter().any(|g| g.kernel == "stoch_binary_f32"));
+    let _: &[Stochastic<f32>] = &out;
+}

@@ -1,0 +1,8 @@
+use stoch_macros::stochastic;
+
+#[stochastic]
+const fn f(x: f64) -> f64 { x }
+
+fn main() {
+    let _ = f(1.0);
+}

@@ -1,0 +1,3 @@
+pub fn twice(x: f64) -> f64 {
+    2.0 * x
+}

@@ -1,0 +1,4 @@
+use stoch_macros::stochastic;
+
+#[stochastic(report = "off")]
+fn main() {}
