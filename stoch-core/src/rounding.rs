@@ -506,120 +506,127 @@ fn fma_err_tiny_f64(a: f64, x: f64, b: f64, r1: f64) -> f64 {
     }
 }
 
+/// The lanes, constants and dispatch (AVX-512 or portable) that are the same for both types.
+macro_rules! dispatch {
+    ($t:ident, $l:ident, $lanes:ident, $unl:ident, $add:ident, $mul:ident, $div:ident, $fma:ident, $sqrt:ident) => {
+        type Lanes = $l;
+        const ZERO_L: $l = $lanes([0.0; 4]);
+        const ONE_L: $l = $lanes([1.0, 1.0, 1.0, 0.0]);
+        const EPSILON_L: $l = $lanes([$t::EPSILON, $t::EPSILON, $t::EPSILON, 0.0]);
+        const MAX_L: $l = $lanes([$t::MAX, $t::MAX, $t::MAX, 0.0]);
+        const MIN_L: $l = $lanes([$t::MIN, $t::MIN, $t::MIN, 0.0]);
+        const MIN_POSITIVE_L: $l =
+            $lanes([$t::MIN_POSITIVE, $t::MIN_POSITIVE, $t::MIN_POSITIVE, 0.0]);
+        const INFINITY_L: $l = $lanes([$t::INFINITY, $t::INFINITY, $t::INFINITY, 0.0]);
+        const NEG_INFINITY_L: $l =
+            $lanes([$t::NEG_INFINITY, $t::NEG_INFINITY, $t::NEG_INFINITY, 0.0]);
+        const NAN_L: $l = $lanes([$t::NAN, $t::NAN, $t::NAN, 0.0]);
+        #[inline(always)]
+        fn load(a: [$t; 4]) -> $l {
+            $lanes(a)
+        }
+        #[inline(always)]
+        fn store(v: $l) -> [$t; 4] {
+            $unl(v)
+        }
+        #[inline(always)]
+        fn add4(a: $l, b: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+            {
+                // SAFETY: the target has AVX-512F (checked at compile time above).
+                unsafe { avx512::$add(a, b, dir) }
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+            {
+                Self::load(portable4(
+                    0,
+                    Self::store(a),
+                    Self::store(b),
+                    Self::store(b),
+                    dir,
+                ))
+            }
+        }
+        #[inline(always)]
+        fn mul4(a: $l, b: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+            {
+                // SAFETY: the target has AVX-512F.
+                unsafe { avx512::$mul(a, b, dir) }
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+            {
+                Self::load(portable4(
+                    1,
+                    Self::store(a),
+                    Self::store(b),
+                    Self::store(b),
+                    dir,
+                ))
+            }
+        }
+        #[inline(always)]
+        fn div4(a: $l, b: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+            {
+                // SAFETY: the target has AVX-512F.
+                unsafe { avx512::$div(a, b, dir) }
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+            {
+                Self::load(portable4(
+                    2,
+                    Self::store(a),
+                    Self::store(b),
+                    Self::store(b),
+                    dir,
+                ))
+            }
+        }
+        #[inline(always)]
+        fn fma4(a: $l, b: $l, c: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+            {
+                // SAFETY: the target has AVX-512F.
+                unsafe { avx512::$fma(a, b, c, dir) }
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+            {
+                Self::load(portable4(
+                    3,
+                    Self::store(a),
+                    Self::store(b),
+                    Self::store(c),
+                    dir,
+                ))
+            }
+        }
+        #[inline(always)]
+        fn sqrt4(a: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+            {
+                // SAFETY: the target has AVX-512F.
+                unsafe { avx512::$sqrt(a, dir) }
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+            {
+                let a = Self::store(a);
+                Self::load(portable4(4, a, a, a, dir))
+            }
+        }
+        #[inline(always)]
+        fn or_bits(a: $t, b: $t) -> $t {
+            $t::from_bits(a.to_bits() | b.to_bits())
+        }
+        #[inline(always)]
+        fn zero_lane() -> $t {
+            0.0
+        }
+    };
+}
+
 impl Kernels for f64 {
-    type Lanes = L64;
-    const ZERO_L: L64 = lanes64([0.0; 4]);
-    const ONE_L: L64 = lanes64([1.0, 1.0, 1.0, 0.0]);
-    const EPSILON_L: L64 = lanes64([f64::EPSILON, f64::EPSILON, f64::EPSILON, 0.0]);
-    const MAX_L: L64 = lanes64([f64::MAX, f64::MAX, f64::MAX, 0.0]);
-    const MIN_L: L64 = lanes64([f64::MIN, f64::MIN, f64::MIN, 0.0]);
-    const MIN_POSITIVE_L: L64 =
-        lanes64([f64::MIN_POSITIVE, f64::MIN_POSITIVE, f64::MIN_POSITIVE, 0.0]);
-    const INFINITY_L: L64 = lanes64([f64::INFINITY, f64::INFINITY, f64::INFINITY, 0.0]);
-    const NEG_INFINITY_L: L64 =
-        lanes64([f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0]);
-    const NAN_L: L64 = lanes64([f64::NAN, f64::NAN, f64::NAN, 0.0]);
-    #[inline(always)]
-    fn load(a: [f64; 4]) -> L64 {
-        lanes64(a)
-    }
-    #[inline(always)]
-    fn store(v: L64) -> [f64; 4] {
-        unlanes64(v)
-    }
-    #[inline(always)]
-    fn add4(a: L64, b: L64, dir: u32) -> L64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F (checked at compile time above).
-            unsafe { avx512::add_f64(a, b, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            Self::load(portable4(
-                0,
-                Self::store(a),
-                Self::store(b),
-                Self::store(b),
-                dir,
-            ))
-        }
-    }
-    #[inline(always)]
-    fn mul4(a: L64, b: L64, dir: u32) -> L64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F.
-            unsafe { avx512::mul_f64(a, b, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            Self::load(portable4(
-                1,
-                Self::store(a),
-                Self::store(b),
-                Self::store(b),
-                dir,
-            ))
-        }
-    }
-    #[inline(always)]
-    fn div4(a: L64, b: L64, dir: u32) -> L64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F.
-            unsafe { avx512::div_f64(a, b, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            Self::load(portable4(
-                2,
-                Self::store(a),
-                Self::store(b),
-                Self::store(b),
-                dir,
-            ))
-        }
-    }
-    #[inline(always)]
-    fn fma4(a: L64, b: L64, c: L64, dir: u32) -> L64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F.
-            unsafe { avx512::fma_f64(a, b, c, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            Self::load(portable4(
-                3,
-                Self::store(a),
-                Self::store(b),
-                Self::store(c),
-                dir,
-            ))
-        }
-    }
-    #[inline(always)]
-    fn sqrt4(a: L64, dir: u32) -> L64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F.
-            unsafe { avx512::sqrt_f64(a, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            let a = Self::store(a);
-            Self::load(portable4(4, a, a, a, dir))
-        }
-    }
-    #[inline(always)]
-    fn or_bits(a: f64, b: f64) -> f64 {
-        f64::from_bits(a.to_bits() | b.to_bits())
-    }
-    #[inline(always)]
-    fn zero_lane() -> f64 {
-        0.0
-    }
+    dispatch!(f64, L64, lanes64, unlanes64, add_f64, mul_f64, div_f64, fma_f64, sqrt_f64);
     #[inline(always)]
     fn ru_add(a: f64, b: f64) -> f64 {
         let (s, e) = fast_two_sum_f64(a, b);
@@ -680,119 +687,7 @@ impl Kernels for f64 {
 }
 
 impl Kernels for f32 {
-    type Lanes = L32;
-    const ZERO_L: L32 = lanes32([0.0; 4]);
-    const ONE_L: L32 = lanes32([1.0, 1.0, 1.0, 0.0]);
-    const EPSILON_L: L32 = lanes32([f32::EPSILON, f32::EPSILON, f32::EPSILON, 0.0]);
-    const MAX_L: L32 = lanes32([f32::MAX, f32::MAX, f32::MAX, 0.0]);
-    const MIN_L: L32 = lanes32([f32::MIN, f32::MIN, f32::MIN, 0.0]);
-    const MIN_POSITIVE_L: L32 =
-        lanes32([f32::MIN_POSITIVE, f32::MIN_POSITIVE, f32::MIN_POSITIVE, 0.0]);
-    const INFINITY_L: L32 = lanes32([f32::INFINITY, f32::INFINITY, f32::INFINITY, 0.0]);
-    const NEG_INFINITY_L: L32 =
-        lanes32([f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY, 0.0]);
-    const NAN_L: L32 = lanes32([f32::NAN, f32::NAN, f32::NAN, 0.0]);
-    #[inline(always)]
-    fn load(a: [f32; 4]) -> L32 {
-        lanes32(a)
-    }
-    #[inline(always)]
-    fn store(v: L32) -> [f32; 4] {
-        unlanes32(v)
-    }
-    #[inline(always)]
-    fn add4(a: L32, b: L32, dir: u32) -> L32 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F (checked at compile time above).
-            unsafe { avx512::add_f32(a, b, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            Self::load(portable4(
-                0,
-                Self::store(a),
-                Self::store(b),
-                Self::store(b),
-                dir,
-            ))
-        }
-    }
-    #[inline(always)]
-    fn mul4(a: L32, b: L32, dir: u32) -> L32 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F.
-            unsafe { avx512::mul_f32(a, b, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            Self::load(portable4(
-                1,
-                Self::store(a),
-                Self::store(b),
-                Self::store(b),
-                dir,
-            ))
-        }
-    }
-    #[inline(always)]
-    fn div4(a: L32, b: L32, dir: u32) -> L32 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F.
-            unsafe { avx512::div_f32(a, b, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            Self::load(portable4(
-                2,
-                Self::store(a),
-                Self::store(b),
-                Self::store(b),
-                dir,
-            ))
-        }
-    }
-    #[inline(always)]
-    fn fma4(a: L32, b: L32, c: L32, dir: u32) -> L32 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F.
-            unsafe { avx512::fma_f32(a, b, c, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            Self::load(portable4(
-                3,
-                Self::store(a),
-                Self::store(b),
-                Self::store(c),
-                dir,
-            ))
-        }
-    }
-    #[inline(always)]
-    fn sqrt4(a: L32, dir: u32) -> L32 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        {
-            // SAFETY: the target has AVX-512F.
-            unsafe { avx512::sqrt_f32(a, dir) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        {
-            let a = Self::store(a);
-            Self::load(portable4(4, a, a, a, dir))
-        }
-    }
-    #[inline(always)]
-    fn or_bits(a: f32, b: f32) -> f32 {
-        f32::from_bits(a.to_bits() | b.to_bits())
-    }
-    #[inline(always)]
-    fn zero_lane() -> f32 {
-        0.0
-    }
+    dispatch!(f32, L32, lanes32, unlanes32, add_f32, mul_f32, div_f32, fma_f32, sqrt_f32);
     #[inline(always)]
     fn ru_add(a: f32, b: f32) -> f32 {
         let (s, e) = fast_two_sum_f32(a, b);
