@@ -224,66 +224,6 @@ impl<T: StochFloat> Stochastic<T> {
         r
     }
 
-    /// Sign of each sample: 1, −1 (or NaN).
-    ///
-    /// # Instability
-    ///
-    /// Intrinsic, when the samples have different signs.
-    #[track_caller]
-    #[inline]
-    #[must_use]
-    pub fn signum(self) -> Self {
-        self.exact_per_sample(|x| x.signum())
-    }
-
-    /// Largest integer ≤ each sample.
-    ///
-    /// # Instability
-    ///
-    /// Intrinsic, when the samples' results differ.
-    #[track_caller]
-    #[inline]
-    #[must_use]
-    pub fn floor(self) -> Self {
-        self.exact_per_sample(|x| x.floor())
-    }
-
-    /// Smallest integer ≥ each sample.
-    ///
-    /// # Instability
-    ///
-    /// Intrinsic, when the samples' results differ.
-    #[track_caller]
-    #[inline]
-    #[must_use]
-    pub fn ceil(self) -> Self {
-        self.exact_per_sample(|x| x.ceil())
-    }
-
-    /// Nearest integer, halves away from zero.
-    ///
-    /// # Instability
-    ///
-    /// Intrinsic, when the samples' results differ.
-    #[track_caller]
-    #[inline]
-    #[must_use]
-    pub fn round(self) -> Self {
-        self.exact_per_sample(|x| x.round())
-    }
-
-    /// Integer part.
-    ///
-    /// # Instability
-    ///
-    /// Intrinsic, when the samples' results differ.
-    #[track_caller]
-    #[inline]
-    #[must_use]
-    pub fn trunc(self) -> Self {
-        self.exact_per_sample(|x| x.trunc())
-    }
-
     /// Fractional part `x − trunc(x)` (exact).
     ///
     /// # Instability
@@ -453,6 +393,34 @@ impl<T: StochFloat> Stochastic<T> {
             b.iter().all(|x| *x)
         }
     }
+}
+
+/// Exact functions applied per sample, with the intrinsic check.
+macro_rules! exact_per_sample {
+    ($($name:ident: $doc:literal;)*) => {
+        impl<T: StochFloat> Stochastic<T> {
+            $(
+                #[doc = $doc]
+                ///
+                /// # Instability
+                ///
+                /// Intrinsic, when the samples' results differ.
+                #[track_caller]
+                #[inline]
+                #[must_use]
+                pub fn $name(self) -> Self {
+                    self.exact_per_sample(|x| x.$name())
+                }
+            )*
+        }
+    };
+}
+exact_per_sample! {
+    signum: "Sign of each sample: 1, −1 (or NaN); the samples differ in sign when the value is noise around 0.";
+    floor: "Largest integer ≤ each sample.";
+    ceil: "Smallest integer ≥ each sample.";
+    round: "Nearest integer, halves away from zero.";
+    trunc: "Integer part.";
 }
 
 macro_rules! unary_math {
