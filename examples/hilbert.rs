@@ -11,19 +11,10 @@
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use stoch_core::stochastic;
 
-macro_rules! both {
-    ($($code:tt)*) => {
-        /// The code in plain IEEE arithmetic.
-        #[allow(dead_code, missing_docs)]
-        pub mod ieee { $($code)* }
-        /// The same code under `#[stochastic]`.
-        #[allow(dead_code, missing_docs)]
-        #[stochastic]
-        pub mod stoch { $($code)* }
-    };
-}
-
-both! {
+/// The code under `#[stochastic]`; `ieee` is the same code, unchanged, in IEEE arithmetic.
+#[allow(dead_code, missing_docs)]
+#[stochastic(plain = ieee)]
+pub mod stoch {
     /// det H(n) by elimination without pivoting (Hilbert matrices are positive definite).
     pub fn hilbert_det(n: usize) -> f64 {
         let mut a: Vec<Vec<f64>> = (0..n)

@@ -15,19 +15,10 @@
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use stoch_core::stochastic;
 
-macro_rules! both {
-    ($($code:tt)*) => {
-        /// The code in plain IEEE arithmetic.
-        #[allow(dead_code, missing_docs)]
-        pub mod ieee { $($code)* }
-        /// The same code under `#[stochastic]`.
-        #[allow(dead_code, missing_docs)]
-        #[stochastic]
-        pub mod stoch { $($code)* }
-    };
-}
-
-both! {
+/// The code under `#[stochastic]`; `ieee` is the same code, unchanged, in IEEE arithmetic.
+#[allow(dead_code, missing_docs)]
+#[stochastic(plain = ieee)]
+pub mod stoch {
     /// The first `n + 1` terms x(0..=n).
     pub fn muller(n: usize) -> Vec<f64> {
         let mut xs = vec![5.5, 61.0 / 11.0];

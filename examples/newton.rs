@@ -13,19 +13,10 @@
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use stoch_core::stochastic;
 
-macro_rules! both {
-    ($($code:tt)*) => {
-        /// The code in plain IEEE arithmetic.
-        #[allow(dead_code, missing_docs)]
-        pub mod ieee { $($code)* }
-        /// The same code under `#[stochastic]`.
-        #[allow(dead_code, missing_docs)]
-        #[stochastic]
-        pub mod stoch { $($code)* }
-    };
-}
-
-both! {
+/// The code under `#[stochastic]`; `ieee` is the same code, unchanged, in IEEE arithmetic.
+#[allow(dead_code, missing_docs)]
+#[stochastic(plain = ieee)]
+pub mod stoch {
     pub fn f(x: f64) -> f64 {
         ((1.47 * x + 1.19) * x - 1.83) * x + 0.45
     }

@@ -17,19 +17,10 @@
 use plotters::prelude::*;
 use stoch_core::stochastic;
 
-macro_rules! both {
-    ($($code:tt)*) => {
-        /// The code in plain IEEE arithmetic.
-        #[allow(dead_code, missing_docs)]
-        pub mod ieee { $($code)* }
-        /// The same code under `#[stochastic]`.
-        #[allow(dead_code, missing_docs)]
-        #[stochastic]
-        pub mod stoch { $($code)* }
-    };
-}
-
-both! {
+/// The code under `#[stochastic]`; `ieee` is the same code, unchanged, in IEEE arithmetic.
+#[allow(dead_code, missing_docs)]
+#[stochastic(plain = ieee)]
+pub mod stoch {
     /// Finite-difference coefficients of the 8th-order second derivative (a0, a1..a4).
     pub const A: [f32; 5] = [-2.847_222_3, 1.6, -0.2, 0.025_396_826, -0.001_785_714_3];
     /// (c·Δt/Δh)², inside the stability limit of the 3-D scheme.
@@ -48,7 +39,11 @@ both! {
     impl Wave {
         /// A grid at rest.
         pub fn new(n: usize) -> Wave {
-            Wave { n, u: vec![0.0; n * n * n], prev: vec![0.0; n * n * n] }
+            Wave {
+                n,
+                u: vec![0.0; n * n * n],
+                prev: vec![0.0; n * n * n],
+            }
         }
 
         /// Index of point (i, j, k).
@@ -76,9 +71,12 @@ both! {
                             let (di, dj) = (l * n * n, l * n);
                             lap = lap
                                 + A[l]
-                                    * (self.u[c + di] + self.u[c - di]
-                                        + self.u[c + dj] + self.u[c - dj]
-                                        + self.u[c + l] + self.u[c - l]);
+                                    * (self.u[c + di]
+                                        + self.u[c - di]
+                                        + self.u[c + dj]
+                                        + self.u[c - dj]
+                                        + self.u[c + l]
+                                        + self.u[c - l]);
                         }
                         next[c] = 2.0 * self.u[c] - self.prev[c] + COURANT2 * lap;
                     }
