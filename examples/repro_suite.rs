@@ -9,6 +9,13 @@
 //! cargo run --release --example repro_suite -- forces [--n 2048] [--seed N] [--out DIR]
 //! ```
 //!
+//! `global-sum --gpu` also sums float, double, Sf32 and Sf64 on the device (root package built
+//! with `--features gpu`; `stoch-gpu`, kernels of `kernels/stoch_sum.cu` and plain twins) in the
+//! three modes of the seed papers (partial sums finished on the host, atomics, tree reduction),
+//! `w` workers being `w` GPU threads, and adds a GPU section (CPU next to GPU) to the tables, the
+//! report and the charts. Without the feature or without a device it prints one line saying
+//! why and runs the CPU part.
+//!
 //! Each subcommand prints its tables, shows progress on stderr, and writes `report.md` and
 //! SVG charts into `--out` (default `target/repro_suite/<subcommand>`). The experiments live in
 //! `stoch::repro`, where the tests call them.
@@ -19,9 +26,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use stoch::repro::{
-    accumulation_digits, do_undo, do_undo_input, forces_report, global_sum_report, lj_system,
-    mean_abs_shuffled, run_forces, run_global_sum, sci, DoUndoOp, ForceMethod, GlobalSumConfig,
-    Kind, Method, RANGES, TRIALS,
+    accumulation_digits, do_undo, do_undo_input, forces_report, global_sum_gpu_report,
+    global_sum_report, gpu_mean_abs_shuffled, gpu_skip_line, lj_system, mean_abs_shuffled,
+    run_forces, run_global_sum, sci, DoUndoOp, ForceMethod, GlobalSumConfig, GlobalSumGpu,
+    GlobalSumRow, GpuGlobalSum, GpuMode, GpuSumError, Kind, Method, RANGES, TRIALS,
 };
 
 #[path = "repro_suite/plots.rs"]
@@ -145,20 +153,6 @@ fn machine() -> String {
 
 // ---------------------------------------------------------------------------------------------
 
-fn gpu_note() -> String {
-    let device = Path::new("/dev/nvidia0").exists();
-    if cfg!(feature = "gpu") && device {
-        "--gpu: a CUDA device is present, but the device global sum is not wired into this \
-         suite yet; running the CPU part."
-            .into()
-    } else if device {
-        "--gpu: this build has no GPU support (build with `--features gpu`); running the CPU part."
-            .into()
-    } else {
-        "--gpu: no GPU available on this machine; running the CPU part.".into()
-    }
-}
-
 fn global_sum_cmd(a: &Args) -> Res {
     a.only(&["sizes", "ranges", "workers", "methods", "seed", "out"])?;
     let defaults = GlobalSumConfig::default();
@@ -188,14 +182,39 @@ fn global_sum_cmd(a: &Args) -> Res {
         return Err("--workers and --sizes must be positive".into());
     }
     let mut notes = String::new();
-    if a.flags.iter().any(|f| f == "gpu") {
-        let note = gpu_note();
-        eprintln!("{note}");
-        let _ = writeln!(notes, "> {note}\n");
-    }
+    let skipped = |e: &GpuSumError, notes: &mut String| {
+        let line = gpu_skip_line(e);
+        eprintln!("{line}");
+        let _ = writeln!(notes, "> {line}\n");
+    };
+    // Open the device first, so that the reason it cannot be used is the first line printed.
+    let device = if a.flags.iter().any(|f| f == "gpu") {
+        match GlobalSumGpu::open() {
+            Ok(g) => {
+                eprintln!("--gpu: running on {}", g.device());
+                Some(g)
+            }
+            Err(e) => {
+                skipped(&e, &mut notes);
+                None
+            }
+        }
+    } else {
+        None
+    };
     let start = Instant::now();
     let rows = run_global_sum(&cfg, &mut progress(start));
-    let tables = global_sum_report(&cfg, &rows);
+    let gpu = device.and_then(|g| match g.run(&cfg, &mut progress(start)) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            skipped(&e, &mut notes);
+            None
+        }
+    });
+    let mut tables = global_sum_report(&cfg, &rows);
+    if let Some(g) = &gpu {
+        tables.push_str(&global_sum_gpu_report(&cfg, &rows, g));
+    }
     println!("{tables}");
     let dir = a.out("global-sum");
     std::fs::create_dir_all(&dir)?;
@@ -244,6 +263,11 @@ fn global_sum_cmd(a: &Args) -> Res {
                 1e-17,
             )?;
             let _ = writeln!(pics, "![{name}]({name})\n");
+            if let Some(g) = &gpu {
+                let name = format!("global-sum-gpu-{size}-range{range}.svg");
+                gpu_plot(&dir.join(&name), &cfg, &rows, g, size, range, &groups)?;
+                let _ = writeln!(pics, "![{name}]({name})\n");
+            }
         }
     }
     let body = format!(
@@ -257,6 +281,56 @@ fn global_sum_cmd(a: &Args) -> Res {
         cfg.seed
     );
     write_report(&dir, "Global summation (seeds 000, 001, 003)", &body)
+}
+
+/// The device chart of one (size, range): for float and double, the CPU bar next to the three
+/// device modes (mean |result| over the shuffled orders), per worker count.
+fn gpu_plot(
+    path: &Path,
+    cfg: &GlobalSumConfig,
+    rows: &[GlobalSumRow],
+    gpu: &GpuGlobalSum,
+    size: usize,
+    range: usize,
+    groups: &[String],
+) -> Res {
+    let mut series: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    for m in [Method::Float, Method::Double]
+        .into_iter()
+        .filter(|m| cfg.methods.contains(m))
+    {
+        series.push((
+            format!("{} CPU", m.label()),
+            cfg.workers
+                .iter()
+                .map(|&w| mean_abs_shuffled(rows, size, range, w, m))
+                .collect(),
+        ));
+        for mode in GpuMode::ALL {
+            series.push((
+                format!("{} GPU {}", m.label(), mode.label()),
+                cfg.workers
+                    .iter()
+                    .map(|&w| gpu_mean_abs_shuffled(&gpu.rows, size, range, w, m, mode))
+                    .collect(),
+            ));
+        }
+    }
+    if series.is_empty() {
+        return Ok(());
+    }
+    plots::grouped_bars_log(
+        path,
+        &format!(
+            "GPU ({}) vs CPU, {size} values, {}: mean |result| over 4 shuffles (exact: 0)",
+            gpu.device,
+            RANGES[range].label()
+        ),
+        "|result| (log; exact zero drawn at the floor)",
+        groups,
+        &series,
+        1e-17,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
