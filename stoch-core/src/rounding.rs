@@ -66,18 +66,16 @@ pub trait Kernels: Sized + Copy {
     fn fma4(a: Self::Lanes, b: Self::Lanes, c: Self::Lanes, dir: u32) -> Self::Lanes;
     /// `sqrt(a)`, randomly rounded (flags lane kept).
     fn sqrt4(a: Self::Lanes, dir: u32) -> Self::Lanes;
-    /// Round-up of `a + b` for one sample (portable path).
-    fn ru_add(a: Self, b: Self) -> Self;
-    /// Round-up of `a * b` for one sample (portable path).
-    fn ru_mul(a: Self, b: Self) -> Self;
-    /// Round-up of `a / b` for one sample (portable path).
-    fn ru_div(a: Self, b: Self) -> Self;
-    /// Round-up of `a * b + c` for one sample (portable path).
-    fn ru_fma(a: Self, b: Self, c: Self) -> Self;
+    /// `a + b` rounded down (`down`) or up, one sample (portable path).
+    fn rr_add(a: Self, b: Self, down: bool) -> Self;
+    /// `a * b` rounded down or up, one sample (portable path).
+    fn rr_mul(a: Self, b: Self, down: bool) -> Self;
+    /// `a / b` rounded down or up, one sample (portable path).
+    fn rr_div(a: Self, b: Self, down: bool) -> Self;
+    /// `a * b + c` rounded down or up, one sample (portable path).
+    fn rr_fma(a: Self, b: Self, c: Self, down: bool) -> Self;
     /// Square root rounded up (`up`) or down, one sample (portable path).
     fn rr_sqrt(a: Self, up: bool) -> Self;
-    /// Flips the sign of `a` when `neg` is true (exact, branch-free).
-    fn flip(a: Self, neg: bool) -> Self;
     /// Bitwise OR of two lanes.
     fn or_bits(a: Self, b: Self) -> Self;
     /// Zero.
@@ -200,26 +198,69 @@ fn three<T: Kernels>(a: [T; 4]) -> [T; 3] {
     [a[0], a[1], a[2]]
 }
 
-/// The portable path on four lanes: `op` 0 add, 1 mul, 2 div, 3 fma, 4 sqrt.
-#[inline(always)]
-fn portable4<T: Kernels>(op: u8, a: [T; 4], b: [T; 4], c: [T; 4], dir: u32) -> [T; 4] {
-    let d = directions(dir);
-    let lane = |i: usize| match op {
-        0 => T::flip(T::ru_add(T::flip(a[i], d[i]), T::flip(b[i], d[i])), d[i]),
-        1 => T::flip(T::ru_mul(T::flip(a[i], d[i]), b[i]), d[i]),
-        2 => T::flip(T::ru_div(T::flip(a[i], d[i]), b[i]), d[i]),
-        3 => T::flip(
-            T::ru_fma(T::flip(a[i], d[i]), b[i], T::flip(c[i], d[i])),
-            d[i],
-        ),
-        _ => T::rr_sqrt(a[i], !d[i]),
-    };
-    let flags = match op {
-        4 => a[3],
-        3 => T::or_bits(T::or_bits(a[3], b[3]), c[3]),
-        _ => T::or_bits(a[3], b[3]),
-    };
-    [lane(0), lane(1), lane(2), flags]
+/// The portable path on four lanes, one straight-line function per operation (no closure over
+/// an operation code: each must inline into the operator).
+mod portable {
+    use super::{directions, Kernels};
+
+    #[inline(always)]
+    pub(super) fn add<T: Kernels>(a: [T; 4], b: [T; 4], dir: u32) -> [T; 4] {
+        let d = directions(dir);
+        let f = T::rr_add;
+        [
+            f(a[0], b[0], d[0]),
+            f(a[1], b[1], d[1]),
+            f(a[2], b[2], d[2]),
+            T::or_bits(a[3], b[3]),
+        ]
+    }
+
+    #[inline(always)]
+    pub(super) fn mul<T: Kernels>(a: [T; 4], b: [T; 4], dir: u32) -> [T; 4] {
+        let d = directions(dir);
+        let f = T::rr_mul;
+        [
+            f(a[0], b[0], d[0]),
+            f(a[1], b[1], d[1]),
+            f(a[2], b[2], d[2]),
+            T::or_bits(a[3], b[3]),
+        ]
+    }
+
+    #[inline(always)]
+    pub(super) fn div<T: Kernels>(a: [T; 4], b: [T; 4], dir: u32) -> [T; 4] {
+        let d = directions(dir);
+        let f = T::rr_div;
+        [
+            f(a[0], b[0], d[0]),
+            f(a[1], b[1], d[1]),
+            f(a[2], b[2], d[2]),
+            T::or_bits(a[3], b[3]),
+        ]
+    }
+
+    #[inline(always)]
+    pub(super) fn fma<T: Kernels>(a: [T; 4], b: [T; 4], c: [T; 4], dir: u32) -> [T; 4] {
+        let d = directions(dir);
+        let f = T::rr_fma;
+        [
+            f(a[0], b[0], c[0], d[0]),
+            f(a[1], b[1], c[1], d[1]),
+            f(a[2], b[2], c[2], d[2]),
+            T::or_bits(T::or_bits(a[3], b[3]), c[3]),
+        ]
+    }
+
+    #[inline(always)]
+    pub(super) fn sqrt<T: Kernels>(a: [T; 4], dir: u32) -> [T; 4] {
+        let d = directions(dir);
+        [
+            T::rr_sqrt(a[0], !d[0]),
+            T::rr_sqrt(a[1], !d[1]),
+            T::rr_sqrt(a[2], !d[2]),
+            a[3],
+        ]
+    }
 }
 
 /// The direction of each of the three samples for the two random bits `dir`:
@@ -230,40 +271,40 @@ pub(crate) fn directions(dir: u32) -> [bool; 3] {
     [dir & 1 != 0, y, !y]
 }
 
-/// Moves `s` one unit toward +∞ when `inc` is true. `s` must be finite and non-zero whenever
-/// `inc` is true (a zero or infinite round-to-nearest result is exact or has no error term).
-macro_rules! bump_up {
-    ($s:expr, $inc:expr, $t:ty, $bits:ty) => {{
+/// The directed rounding of the exact value `s + e` (with `s` its round-to-nearest and `e` the
+/// error, or any float of the error's sign): `s` moved one unit toward −∞ (`down`) or +∞ when the
+/// error points that way. Integer arithmetic and unpredictable selects only: the direction is
+/// random and must not become a branch. Also right for zeros (`+0` moves to the smallest positive
+/// subnormal, `−0` to the smallest negative one).
+macro_rules! directed {
+    ($s:expr, $e:expr, $down:expr, $t:ty, $bits:ty) => {{
         let s: $t = $s;
+        let e: $t = $e;
+        let down: bool = $down;
         let b = s.to_bits();
-        // +1 on the magnitude for a positive value, −1 for a negative one.
-        let step: $bits = if s.is_sign_negative() {
-            <$bits>::MAX
-        } else {
-            1
-        };
-        let step = if $inc { step } else { 0 };
-        <$t>::from_bits(b.wrapping_add(step))
+        // One unit toward +∞ is +1 on the bits of a positive value, −1 on a negative one.
+        let sign = b >> (<$bits>::BITS - 1);
+        let up_step = (1 as $bits).wrapping_sub(sign << 1);
+        let toward = core::hint::select_unpredictable(down, up_step.wrapping_neg(), up_step);
+        let moves = core::hint::select_unpredictable(down, e < 0.0, e > 0.0);
+        <$t>::from_bits(b.wrapping_add(core::hint::select_unpredictable(moves, toward, 0)))
     }};
 }
 
-/// Round-to-nearest overflowed to −∞ although both operands were finite: the round-up is −MAX.
+/// Round-to-nearest overflowed to ±∞ although the operands were finite: rounded toward zero
+/// the result is ±MAX instead (RD of a positive overflow, RU of a negative one).
 #[inline(always)]
-fn fix_neg_overflow_f64(r: f64, finite_inputs: bool) -> f64 {
-    if r == f64::NEG_INFINITY && finite_inputs {
-        -f64::MAX
-    } else {
-        r
-    }
+fn fix_overflow_f64(r: f64, finite_inputs: bool, down: bool) -> f64 {
+    // Selects, not branches: `down` is random.
+    let toward_zero = core::hint::select_unpredictable((r > 0.0) == down, f64::MAX.copysign(r), r);
+    core::hint::select_unpredictable(r.is_infinite() & finite_inputs, toward_zero, r)
 }
 
 #[inline(always)]
-fn fix_neg_overflow_f32(r: f32, finite_inputs: bool) -> f32 {
-    if r == f32::NEG_INFINITY && finite_inputs {
-        -f32::MAX
-    } else {
-        r
-    }
+fn fix_overflow_f32(r: f32, finite_inputs: bool, down: bool) -> f32 {
+    // Selects, not branches: `down` is random.
+    let toward_zero = core::hint::select_unpredictable((r > 0.0) == down, f32::MAX.copysign(r), r);
+    core::hint::select_unpredictable(r.is_infinite() & finite_inputs, toward_zero, r)
 }
 
 /// Fast2Sum after ordering by magnitude: `a + b = s + e` exactly whenever `s` is finite, with no
@@ -280,6 +321,15 @@ fn fast_two_sum_f32(a: f32, b: f32) -> (f32, f32) {
     let (hi, lo) = if a.abs() >= b.abs() { (a, b) } else { (b, a) };
     let s = hi + lo;
     (s, lo - (s - hi))
+}
+
+/// TwoSum: `a + b = s + e` exactly (for finite, non-overflowing inputs).
+#[inline(always)]
+fn two_sum_f32(a: f32, b: f32) -> (f32, f32) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, e)
 }
 
 /// TwoSum: `a + b = s + e` exactly (for finite, non-overflowing inputs).
@@ -538,13 +588,7 @@ macro_rules! dispatch {
             }
             #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
             {
-                Self::load(portable4(
-                    0,
-                    Self::store(a),
-                    Self::store(b),
-                    Self::store(b),
-                    dir,
-                ))
+                Self::load(portable::add(Self::store(a), Self::store(b), dir))
             }
         }
         #[inline(always)]
@@ -556,13 +600,7 @@ macro_rules! dispatch {
             }
             #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
             {
-                Self::load(portable4(
-                    1,
-                    Self::store(a),
-                    Self::store(b),
-                    Self::store(b),
-                    dir,
-                ))
+                Self::load(portable::mul(Self::store(a), Self::store(b), dir))
             }
         }
         #[inline(always)]
@@ -574,13 +612,7 @@ macro_rules! dispatch {
             }
             #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
             {
-                Self::load(portable4(
-                    2,
-                    Self::store(a),
-                    Self::store(b),
-                    Self::store(b),
-                    dir,
-                ))
+                Self::load(portable::div(Self::store(a), Self::store(b), dir))
             }
         }
         #[inline(always)]
@@ -592,8 +624,7 @@ macro_rules! dispatch {
             }
             #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
             {
-                Self::load(portable4(
-                    3,
+                Self::load(portable::fma(
                     Self::store(a),
                     Self::store(b),
                     Self::store(c),
@@ -611,7 +642,7 @@ macro_rules! dispatch {
             #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
             {
                 let a = Self::store(a);
-                Self::load(portable4(4, a, a, a, dir))
+                Self::load(portable::sqrt(a, dir))
             }
         }
         #[inline(always)]
@@ -628,38 +659,51 @@ macro_rules! dispatch {
 impl Kernels for f64 {
     dispatch!(f64, L64, lanes64, unlanes64, add_f64, mul_f64, div_f64, fma_f64, sqrt_f64);
     #[inline(always)]
-    fn ru_add(a: f64, b: f64) -> f64 {
-        let (s, e) = fast_two_sum_f64(a, b);
-        let r = bump_up!(s, e > 0.0, f64, u64);
-        fix_neg_overflow_f64(r, a.is_finite() && b.is_finite())
+    fn rr_add(a: f64, b: f64, down: bool) -> f64 {
+        // TwoSum is branch-free; near ±MAX its `s − a` can overflow, where the magnitude-ordered
+        // Fast2Sum is exact instead (a rare, well-predicted branch).
+        let (s, e) = if a.abs().max(b.abs()) < 8.0e307 {
+            two_sum_f64(a, b)
+        } else {
+            fast_two_sum_f64(a, b)
+        };
+        if s == 0.0 {
+            // An exact zero sum is −0 when rounding down (IEEE 754 §6.3): −((−a) + (−b)).
+            return if down { -((-a) + (-b)) } else { s };
+        }
+        let r = directed!(s, e, down, f64, u64);
+        fix_overflow_f64(r, a.is_finite() && b.is_finite(), down)
     }
     #[inline(always)]
-    fn ru_mul(a: f64, b: f64) -> f64 {
+    fn rr_mul(a: f64, b: f64, down: bool) -> f64 {
         let p = a * b;
         let e = if p.abs() < TWO_M969 {
             prod_err_tiny_f64(a, b, p)
         } else {
             prod_err_f64(a, b, p)
         };
-        // A zero p can only be bumped when it is +0 (the exact product is positive).
-        let r = bump_up!(p, e > 0.0, f64, u64);
-        fix_neg_overflow_f64(r, a.is_finite() && b.is_finite())
+        let r = directed!(p, e, down, f64, u64);
+        fix_overflow_f64(r, a.is_finite() && b.is_finite(), down)
     }
     #[inline(always)]
-    fn ru_div(a: f64, b: f64) -> f64 {
+    fn rr_div(a: f64, b: f64, down: bool) -> f64 {
         let q = a / b;
         // sign(a/b − q) = sign(a − q·b)·sign(b).
         let rem = div_rem_f64(a, b, q);
         let e = if b < 0.0 { -rem } else { rem };
-        let r = bump_up!(q, e > 0.0, f64, u64);
-        fix_neg_overflow_f64(r, a.is_finite() && b.is_finite() && b != 0.0)
+        let r = directed!(q, e, down, f64, u64);
+        fix_overflow_f64(r, a.is_finite() && b.is_finite() && b != 0.0, down)
     }
     #[inline(always)]
-    fn ru_fma(a: f64, b: f64, c: f64) -> f64 {
+    fn rr_fma(a: f64, b: f64, c: f64, down: bool) -> f64 {
         let r1 = a.mul_add(b, c);
         let e = fma_err_f64(a, b, c, r1);
-        let r = bump_up!(r1, e > 0.0, f64, u64);
-        fix_neg_overflow_f64(r, a.is_finite() && b.is_finite() && c.is_finite())
+        if r1 == 0.0 && e == 0.0 && down {
+            // The sign of an exact zero when rounding down.
+            return -((-a).mul_add(b, -c));
+        }
+        let r = directed!(r1, e, down, f64, u64);
+        fix_overflow_f64(r, a.is_finite() && b.is_finite() && c.is_finite(), down)
     }
     #[inline(always)]
     fn rr_sqrt(a: f64, up: bool) -> f64 {
@@ -668,82 +712,69 @@ impl Kernels for f64 {
             return q;
         }
         let rem = sqrt_rem_f64(a, q);
-        if up {
-            if rem > 0.0 {
-                q.next_up()
-            } else {
-                q
-            }
-        } else if rem < 0.0 {
-            q.next_down()
-        } else {
-            q
-        }
-    }
-    #[inline(always)]
-    fn flip(a: f64, neg: bool) -> f64 {
-        f64::from_bits(a.to_bits() ^ ((neg as u64) << 63))
+        directed!(q, rem, !up, f64, u64)
     }
 }
 
 impl Kernels for f32 {
     dispatch!(f32, L32, lanes32, unlanes32, add_f32, mul_f32, div_f32, fma_f32, sqrt_f32);
     #[inline(always)]
-    fn ru_add(a: f32, b: f32) -> f32 {
-        let (s, e) = fast_two_sum_f32(a, b);
-        let r = bump_up!(s, e > 0.0, f32, u32);
-        fix_neg_overflow_f32(r, a.is_finite() && b.is_finite())
+    fn rr_add(a: f32, b: f32, down: bool) -> f32 {
+        let (s, e) = if a.abs().max(b.abs()) < 1.6e38 {
+            two_sum_f32(a, b)
+        } else {
+            fast_two_sum_f32(a, b)
+        };
+        if s == 0.0 {
+            return if down { -((-a) + (-b)) } else { s };
+        }
+        let r = directed!(s, e, down, f32, u32);
+        fix_overflow_f32(r, a.is_finite() && b.is_finite(), down)
     }
     #[inline(always)]
-    fn ru_mul(a: f32, b: f32) -> f32 {
+    fn rr_mul(a: f32, b: f32, down: bool) -> f32 {
         // The product of two f32 values is exact in f64.
         let x = a as f64 * b as f64;
         let p = x as f32;
-        let e = x - p as f64;
-        let r = if p == 0.0 {
-            if e > 0.0 {
-                f32::from_bits(1)
-            } else {
-                p
-            }
+        let e = (x - p as f64) as f32;
+        let e = if e == 0.0 && x != p as f64 {
+            (x - p as f64).signum() as f32
         } else {
-            bump_up!(p, e > 0.0, f32, u32)
+            e
         };
-        fix_neg_overflow_f32(r, a.is_finite() && b.is_finite())
+        let r = directed!(p, e, down, f32, u32);
+        fix_overflow_f32(r, a.is_finite() && b.is_finite(), down)
     }
     #[inline(always)]
-    fn ru_div(a: f32, b: f32) -> f32 {
+    fn rr_div(a: f32, b: f32, down: bool) -> f32 {
         let q = a / b;
         // q·b is exact in f64 and a − q·b is exact there too (Sterbenz).
         let rem = a as f64 - q as f64 * b as f64;
         let e = if b < 0.0 { -rem } else { rem };
-        let r = if q == 0.0 {
-            if e > 0.0 && b.is_finite() {
-                f32::from_bits(1)
-            } else {
-                q
-            }
+        let e = if q.is_finite() && b.is_finite() {
+            e.signum() * (e != 0.0) as u8 as f64
         } else {
-            bump_up!(q, e > 0.0 && q.is_finite(), f32, u32)
+            0.0
         };
-        fix_neg_overflow_f32(r, a.is_finite() && b.is_finite() && b != 0.0)
+        let r = directed!(q, e as f32, down, f32, u32);
+        fix_overflow_f32(r, a.is_finite() && b.is_finite() && b != 0.0, down)
     }
     #[inline(always)]
-    fn ru_fma(a: f32, b: f32, c: f32) -> f32 {
+    fn rr_fma(a: f32, b: f32, c: f32, down: bool) -> f32 {
         let r = a.mul_add(b, c);
         // a·b is exact in f64; a·b + c = s + e exactly by TwoSum in f64.
         let (s, e) = two_sum_f64(a as f64 * b as f64, c as f64);
         let err = (s - r as f64) + e;
-        let out = if r == 0.0 {
-            if err > 0.0 {
-                f32::from_bits(1)
-            } else {
-                r
-            }
+        if r == 0.0 && err == 0.0 && down {
+            return -((-a).mul_add(b, -c));
+        }
+        let err = if r.is_finite() {
+            err.signum() * (err != 0.0) as u8 as f64
         } else {
-            bump_up!(r, err > 0.0 && r.is_finite(), f32, u32)
+            0.0
         };
-        fix_neg_overflow_f32(out, a.is_finite() && b.is_finite() && c.is_finite())
+        let out = directed!(r, err as f32, down, f32, u32);
+        fix_overflow_f32(out, a.is_finite() && b.is_finite() && c.is_finite(), down)
     }
     #[inline(always)]
     fn rr_sqrt(a: f32, up: bool) -> f32 {
@@ -752,21 +783,8 @@ impl Kernels for f32 {
             return q;
         }
         let rem = a as f64 - q as f64 * q as f64;
-        if up {
-            if rem > 0.0 {
-                q.next_up()
-            } else {
-                q
-            }
-        } else if rem < 0.0 {
-            q.next_down()
-        } else {
-            q
-        }
-    }
-    #[inline(always)]
-    fn flip(a: f32, neg: bool) -> f32 {
-        f32::from_bits(a.to_bits() ^ ((neg as u32) << 31))
+        let e = rem.signum() * (rem != 0.0) as u8 as f64;
+        directed!(q, e as f32, !up, f32, u32)
     }
 }
 
@@ -792,7 +810,14 @@ pub(crate) fn nudge<T: crate::StochFloat>(r: T, down: bool) -> T {
 /// same oracle: `op` 0 add, 1 mul, 2 div, 3 fma (`a·b + c`), 4 sqrt (of `a`).
 #[doc(hidden)]
 pub fn portable3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], c: [T; 3], dir: u32) -> [T; 3] {
-    three(portable4(op, four(a), four(b), four(c), dir))
+    let (a, b, c) = (four(a), four(b), four(c));
+    three(match op {
+        0 => portable::add(a, b, dir),
+        1 => portable::mul(a, b, dir),
+        2 => portable::div(a, b, dir),
+        3 => portable::fma(a, b, c, dir),
+        _ => portable::sqrt(a, dir),
+    })
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
