@@ -86,9 +86,10 @@ fn noise_full<T: StochFloat>(s: &[T; 3]) -> bool {
         if big == 0.0 || big.is_nan() || big.is_infinite() {
             return false;
         }
-        // Scale by a power of two near 1/big (exact).
-        let e = big.log2().floor() as i32;
-        let f = 2f64.powi(-e.clamp(-1000, 1000));
+        // Scale by a power of two near 1/big (exact), from the exponent bits: no library call
+        // on this path, which sits inside every operation's check.
+        let e = ((big.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+        let f = f64::from_bits(((1023 - e.clamp(-1000, 1000)) as u64) << 52);
         a *= f;
         b *= f;
         c *= f;

@@ -84,7 +84,7 @@ impl<T: StochFloat> Stochastic<T> {
     /// assert!(r.mean().abs() < 1e-16);
     /// ```
     #[track_caller]
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn mul_add(self, a: Self, b: Self) -> Self {
         let r = Self {
@@ -237,7 +237,7 @@ impl<T: StochFloat> Add for Stochastic<T> {
     /// Cancellation when the result lost `cancel_level` digits; an accuracy collapse when two
     /// significant operands give a computed zero.
     #[track_caller]
-    #[inline]
+    #[inline(always)]
     fn add(self, rhs: Self) -> Self {
         let r = self.raw_add(rhs);
         check_add(self, rhs, r, false, Location::caller())
@@ -252,7 +252,7 @@ impl<T: StochFloat> Sub for Stochastic<T> {
     ///
     /// As [`Add`].
     #[track_caller]
-    #[inline]
+    #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
         let nb = -rhs;
         let r = self.raw_add(nb);
@@ -268,7 +268,7 @@ impl<T: StochFloat> Mul for Stochastic<T> {
     ///
     /// Multiplication, when both operands are numerical noise.
     #[track_caller]
-    #[inline]
+    #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
         let r = self.raw_mul(rhs);
         check_mul(self, rhs, r, Location::caller())
@@ -284,7 +284,7 @@ impl<T: StochFloat> Div for Stochastic<T> {
     /// Division, when the divisor is numerical noise (an exact zero divisor is IEEE division
     /// by zero and is not counted).
     #[track_caller]
-    #[inline]
+    #[inline(always)]
     fn div(self, rhs: Self) -> Self {
         let r = self.raw_div(rhs);
         check_div(self, rhs, r, Location::caller())
@@ -339,19 +339,19 @@ macro_rules! forward_binop {
         impl<T: StochFloat> $imp<&Stochastic<T>> for Stochastic<T> {
             type Output = Stochastic<T>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn $m(self, rhs: &Stochastic<T>) -> Stochastic<T> { $imp::$m(self, *rhs) }
         }
         impl<T: StochFloat> $imp<Stochastic<T>> for &Stochastic<T> {
             type Output = Stochastic<T>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn $m(self, rhs: Stochastic<T>) -> Stochastic<T> { $imp::$m(*self, rhs) }
         }
         impl<T: StochFloat> $imp<&Stochastic<T>> for &Stochastic<T> {
             type Output = Stochastic<T>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn $m(self, rhs: &Stochastic<T>) -> Stochastic<T> { $imp::$m(*self, *rhs) }
         }
         impl<T: StochFloat, R> $imp_a<R> for Stochastic<T>
@@ -359,7 +359,7 @@ macro_rules! forward_binop {
             Stochastic<T>: $imp<R, Output = Stochastic<T>>,
         {
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn $m_a(&mut self, rhs: R) { *self = $imp::$m(*self, rhs); }
         }
     )*};
@@ -379,7 +379,7 @@ macro_rules! scalar_ops {
         impl Add<$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn add(self, rhs: $t) -> Self::Output {
                 let b = Stochastic::new(rhs);
                 let r = self.raw_add(b);
@@ -389,7 +389,7 @@ macro_rules! scalar_ops {
         impl Sub<$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn sub(self, rhs: $t) -> Self::Output {
                 let b = Stochastic::new(-rhs);
                 let r = self.raw_add(b);
@@ -399,7 +399,7 @@ macro_rules! scalar_ops {
         impl Mul<$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn mul(self, rhs: $t) -> Self::Output {
                 self.raw_mul(Stochastic::new(rhs))
             }
@@ -407,7 +407,7 @@ macro_rules! scalar_ops {
         impl Div<$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn div(self, rhs: $t) -> Self::Output {
                 self.raw_div(Stochastic::new(rhs))
             }
@@ -423,7 +423,7 @@ macro_rules! scalar_ops {
         impl Add<Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn add(self, rhs: Stochastic<$t>) -> Self::Output {
                 rhs + self
             }
@@ -431,7 +431,7 @@ macro_rules! scalar_ops {
         impl Sub<Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn sub(self, rhs: Stochastic<$t>) -> Self::Output {
                 (-rhs) + self
             }
@@ -439,7 +439,7 @@ macro_rules! scalar_ops {
         impl Mul<Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn mul(self, rhs: Stochastic<$t>) -> Self::Output {
                 Stochastic::new(self).raw_mul(rhs)
             }
@@ -447,7 +447,7 @@ macro_rules! scalar_ops {
         impl Div<Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn div(self, rhs: Stochastic<$t>) -> Self::Output {
                 Stochastic::new(self) / rhs
             }
@@ -463,49 +463,49 @@ macro_rules! scalar_ops {
         impl Add<&$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn add(self, rhs: &$t) -> Self::Output { self + *rhs }
         }
         impl Sub<&$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn sub(self, rhs: &$t) -> Self::Output { self - *rhs }
         }
         impl Mul<&$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn mul(self, rhs: &$t) -> Self::Output { self * *rhs }
         }
         impl Div<&$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn div(self, rhs: &$t) -> Self::Output { self / *rhs }
         }
         impl Add<&Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn add(self, rhs: &Stochastic<$t>) -> Self::Output { self + *rhs }
         }
         impl Sub<&Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn sub(self, rhs: &Stochastic<$t>) -> Self::Output { self - *rhs }
         }
         impl Mul<&Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn mul(self, rhs: &Stochastic<$t>) -> Self::Output { self * *rhs }
         }
         impl Div<&Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline]
+            #[inline(always)]
             fn div(self, rhs: &Stochastic<$t>) -> Self::Output { self / *rhs }
         }
     )*};

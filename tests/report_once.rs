@@ -1,0 +1,248 @@
+//! The report is printed exactly once at the end of a process (issue 3): runs
+//! `examples/report_once.rs` (which `cargo test` builds) in its modes and reads its stderr; also
+//! `STOCH_REPORT=json` and `json:PATH`, and a bad `STOCH_REPORT` value. Also runs
+//! `examples/overhead.rs --quick`, so the speed example keeps working.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// `target/<profile>/examples/<name>`, next to this test's `deps/` directory. `cargo test`
+/// builds the examples there; when the test was built alone (`cargo test --test report_once`),
+/// the example is built here with the same profile and target directory.
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps");
+    let path = profile_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    if !path.exists() {
+        build_example(name, profile_dir);
+    }
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo build --example {name}`",
+        path.display()
+    );
+    path
+}
+
+fn build_example(name: &str, profile_dir: &std::path::Path) {
+    static BUILD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = BUILD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let profile = profile_dir
+        .file_name()
+        .and_then(|p| p.to_str())
+        .unwrap_or("debug");
+    let profile = if profile == "debug" { "dev" } else { profile };
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.args(["build", "--quiet", "--example", name, "--profile", profile]);
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    if let Some(target_dir) = profile_dir.parent() {
+        cmd.arg("--target-dir").arg(target_dir);
+    }
+    let status = cmd.status().expect("run cargo build");
+    assert!(status.success(), "cargo build --example {name} failed");
+}
+
+/// Runs the example with `args` and `env`, every other `STOCH_*` variable removed.
+fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(example(name));
+    cmd.args(args);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("STOCH_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env_remove("RUST_BACKTRACE");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run the example")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The line that starts every text report.
+const HEADER: &str = ": Discrete Stochastic Arithmetic, 3 samples";
+
+fn text_reports(err: &str) -> usize {
+    err.matches(HEADER).count()
+}
+
+/// Checks one text report naming the three instabilities of the example.
+#[track_caller]
+fn assert_one_text_report(err: &str) {
+    assert_eq!(text_reports(err), 1, "stderr:\n{err}");
+    assert!(err.contains("3 numerical instabilities detected"), "{err}");
+    for what in ["unstable division", "unstable branching", "cancellation"] {
+        assert!(err.contains(what), "{what}: {err}");
+    }
+    assert!(
+        err.contains("report_once.rs:"),
+        "sites name the file: {err}"
+    );
+    assert!(err.contains("CRITICAL: self-validation failed"), "{err}");
+}
+
+#[test]
+fn finish_twice_prints_once() {
+    let out = run("report_once", &["finish-twice"], &[]);
+    assert!(out.status.success(), "{out:?}");
+    assert_one_text_report(&stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("result: "));
+}
+
+#[test]
+fn guard_and_finish_print_once() {
+    let out = run("report_once", &["guard"], &[]);
+    assert!(out.status.success(), "{out:?}");
+    assert_one_text_report(&stderr(&out));
+}
+
+#[test]
+fn guard_prints_once_when_unwinding_from_a_panic() {
+    let out = run("report_once", &["guard-panic"], &[]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("deliberate panic"), "{err}");
+    assert_one_text_report(&err);
+    // The panic message comes first, the report while unwinding.
+    assert!(err.find("deliberate panic").unwrap() < err.find(HEADER).unwrap());
+}
+
+#[test]
+fn nothing_is_printed_when_the_report_is_never_asked_for() {
+    let out = run("report_once", &["none"], &[]);
+    assert!(out.status.success());
+    assert_eq!(text_reports(&stderr(&out)), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn report_off_prints_nothing() {
+    for mode in ["finish-twice", "guard"] {
+        let out = run("report_once", &[mode], &[("STOCH_REPORT", "off")]);
+        assert!(out.status.success());
+        assert_eq!(stderr(&out).trim(), "", "{mode}");
+    }
+}
+
+#[test]
+fn json_report_is_printed_once() {
+    for mode in ["finish-twice", "guard"] {
+        let out = run("report_once", &[mode], &[("STOCH_REPORT", "json")]);
+        assert!(out.status.success(), "{out:?}");
+        let err = stderr(&out);
+        assert_eq!(err.matches("\"total\":").count(), 1, "{mode}: {err}");
+        assert_eq!(text_reports(&err), 0, "{err}");
+        assert!(err.contains("\"total\": 3"), "{err}");
+        assert!(err.contains("\"self_validation_failed\": true"), "{err}");
+        assert!(err.contains("report_once.rs"), "{err}");
+        // Stderr is the JSON document and nothing else.
+        let t = err.trim();
+        assert!(t.starts_with('{') && t.ends_with('}'), "{err}");
+    }
+}
+
+#[test]
+fn json_file_report_is_written_once() {
+    let dir = std::env::temp_dir().join(format!("stoch-report-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for mode in ["finish-twice", "guard"] {
+        let path = dir.join(format!("{mode}.json"));
+        let _ = std::fs::remove_file(&path);
+        let spec = format!("json:{}", path.display());
+        let out = run("report_once", &[mode], &[("STOCH_REPORT", &spec)]);
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(stderr(&out).trim(), "", "{mode}: nothing on stderr");
+        let json = std::fs::read_to_string(&path).expect("the report file");
+        assert_eq!(json.matches("\"total\":").count(), 1, "{json}");
+        assert!(json.contains("\"total\": 3"), "{json}");
+        assert!(json.contains("\"division\": 1"), "{json}");
+    }
+    // A path that cannot be written: the report falls back to stderr, still once.
+    let spec = format!("json:{}", dir.join("no/such/dir/r.json").display());
+    let out = run("report_once", &["finish-twice"], &[("STOCH_REPORT", &spec)]);
+    let err = stderr(&out);
+    assert!(err.contains("cannot write the report"), "{err}");
+    assert_eq!(text_reports(&err), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_stoch_report_names_the_variable() {
+    // Read on first use: the error is printed once and the defaults are used.
+    let out = run("report_once", &["finish-twice"], &[("STOCH_REPORT", "xml")]);
+    let err = stderr(&out);
+    assert!(err.contains("STOCH_REPORT"), "{err}");
+    assert!(err.contains("\"xml\""), "{err}");
+    assert!(err.contains("json:PATH"), "the accepted values: {err}");
+    assert_eq!(err.matches("STOCH_REPORT=").count(), 1, "{err}");
+    assert_eq!(text_reports(&err), 1, "{err}");
+    // Config::from_env: the program reports the error and stops.
+    let out = run("report_once", &["guard"], &[("STOCH_REPORT", "xml")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("STOCH_REPORT") && err.contains("xml"), "{err}");
+    assert_eq!(text_reports(&err), 0, "{err}");
+}
+
+#[test]
+fn other_bad_variables_name_themselves() {
+    for (var, value) in [
+        ("STOCH_SEED", "seven"),
+        ("STOCH_CANCEL_LEVEL", "0"),
+        ("STOCH_DETECT", "divisionz"),
+        ("STOCH_MAX_SITES", "-1"),
+        ("STOCH_PANIC_ON", "all-of-them"),
+    ] {
+        let out = run("report_once", &["guard"], &[(var, value)]);
+        assert_eq!(out.status.code(), Some(2), "{var}={value}");
+        let err = stderr(&out);
+        assert!(err.contains(var) && err.contains(value), "{err}");
+        assert!(err.contains("expected"), "{err}");
+    }
+}
+
+#[test]
+fn stoch_panic_on_stops_at_the_site() {
+    let out = run(
+        "report_once",
+        &["finish-twice"],
+        &[("STOCH_PANIC_ON", "division")],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("unstable division at "), "{err}");
+    assert!(err.contains("report_once.rs:"), "{err}");
+}
+
+#[test]
+fn stoch_detect_from_the_environment() {
+    let out = run(
+        "report_once",
+        &["finish-twice"],
+        &[("STOCH_DETECT", "-division,-branching")],
+    );
+    let err = stderr(&out);
+    assert!(err.contains("1 numerical instability detected"), "{err}");
+    assert!(err.contains("Not checked: division, branching."), "{err}");
+}
+
+#[test]
+fn overhead_example_runs_quick() {
+    let out = run("overhead", &["--quick"], &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", stderr(&out));
+    for kernel in ["dot f64", "matmul f64", "wave f32", "sum f32"] {
+        assert!(stdout.contains(kernel), "{kernel}: {stdout}");
+    }
+    assert!(stdout.contains("rounding path:"), "{stdout}");
+    assert_eq!(text_reports(&stderr(&out)), 0);
+}
