@@ -533,7 +533,6 @@ fn integer_casts_whose_samples_differ_fire() {
 /// `to_i32`, `to_u8`, ... are `ToPrimitive`'s provided methods, which call `to_i64` from
 /// num-traits' own source: the site is then a line of num-traits (see /tmp/core-bugs.md).
 #[test]
-#[ignore = "core bug: narrow integer casts are attributed to num-traits' source"]
 fn narrow_integer_casts_are_attributed_to_their_line() {
     let _g = defaults();
     let x = Sf64::from_samples([2.999_999_9, 3.000_000_1, 3.0]);
@@ -729,7 +728,7 @@ fn cancellation_in_sum_is_attributed_to_the_sum() {
 
 /// `Iterator::sum` is not `#[track_caller]`, so `Sum::sum` sees a line of core's source.
 #[test]
-#[ignore = "core bug: Iterator::sum/product sites are attributed to core's iterator.rs"]
+#[ignore = "known limitation: std's Iterator::sum/product are not #[track_caller], so the site is core's iterator.rs (documented on `impl Sum for Stochastic`)"]
 fn instability_in_iterator_sum_is_attributed_to_the_call() {
     let _g = defaults();
     let v = [ten_digits(), Sf64::new(-0.9999)];

@@ -512,6 +512,10 @@ macro_rules! scalar_ops {
 }
 scalar_ops!(f32, f64);
 
+/// Site attribution: `Iterator::sum` and `Iterator::product` in the standard library are not
+/// `#[track_caller]`, so an instability inside them is reported at the standard library's
+/// `iterator.rs`, not at the user's call. Write the loop (or `fold(.., |a, x| a + x)`) where the
+/// line matters.
 impl<T: StochFloat> Sum for Stochastic<T> {
     /// Left-to-right stochastic sum, starting from an exact zero.
     #[track_caller]
