@@ -26,10 +26,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use stoch::repro::{
-    accumulation_digits, do_undo, do_undo_input, forces_report, global_sum_gpu_report,
-    global_sum_report, gpu_mean_abs_shuffled, gpu_skip_line, lj_system, mean_abs_shuffled,
-    run_forces, run_global_sum, sci, DoUndoOp, ForceMethod, GlobalSumConfig, GlobalSumGpu,
-    GlobalSumRow, GpuGlobalSum, GpuMode, GpuSumError, Kind, Method, RANGES, TRIALS,
+    accumulation_digits, do_undo, do_undo_input, dsa_digits_report, forces_report,
+    global_sum_gpu_report, global_sum_report, gpu_mean_abs_shuffled, gpu_skip_line, lj_system,
+    mean_abs_shuffled, run_dsa_digits, run_forces, run_global_sum, sci, DoUndoOp, ForceMethod,
+    GlobalSumConfig, GlobalSumGpu, GlobalSumRow, GpuGlobalSum, GpuMode, GpuSumError, Kind, Method,
+    RANGES, TRIALS,
 };
 
 #[path = "repro_suite/plots.rs"]
@@ -38,7 +39,8 @@ mod plots;
 const USAGE: &str = "usage: repro_suite <global-sum|do-undo|forces> [options]
   global-sum  --sizes 1000,10000,...  --ranges 0,1,2,3|all  --workers 1,10,100,1000
               --methods float,double,float2,double2,kahan,neumaier,pairwise,takahashi-iitaka,
-                        nitadori,mod-nitadori,narumi,double-word,reproducible,Sf32,Sf64
+                        nitadori,mod-nitadori,narumi,double-word,reproducible,Sf32,Sf64,
+                        Sf32-kahan,Sf32-float2,Sf64-kahan,Sf64-double2
               --seed N  --out DIR  --gpu
   do-undo     --iterations 1000000  --trials 1,2,3  --repeats 3  --seed N  --out DIR
   forces      --n 2048  --seed N  --out DIR";
@@ -211,7 +213,9 @@ fn global_sum_cmd(a: &Args) -> Res {
             None
         }
     });
+    let dsa = run_dsa_digits(&cfg, &mut progress(start));
     let mut tables = global_sum_report(&cfg, &rows);
+    tables.push_str(&dsa_digits_report(&dsa));
     if let Some(g) = &gpu {
         tables.push_str(&global_sum_gpu_report(&cfg, &rows, g));
     }
@@ -275,8 +279,12 @@ fn global_sum_cmd(a: &Args) -> Res {
          `f32` methods sum the same values as `f32`. Workers are real threads, each summing a \
          contiguous chunk in order; the partial sums are merged in worker order. Narumi and \
          modified Nitadori use the paper's `LARGE = 3·2^20`: outside ±2^20 (terms or partial \
-         sums) they leave their design range. Sf32/Sf64 cells show the mean of the samples and \
-         the DSA digits; `@.0` is a computed zero.\n\n{notes}{pics}\n{tables}",
+         sums) they leave their design range. Sf32/Sf64 cells (naive, Kahan and the composite \
+         pair in stochastic arithmetic) show the mean of the samples and the DSA digits; `@.0` \
+         is a computed zero: every method's sum of this data is noise around 0, and the mean \
+         of the samples shows its size. The last table adds one `1.0` to the data, so that the \
+         DSA digits of each method can be set against its correct digits.\n\n{notes}{pics}\n\
+         {tables}",
         machine(),
         cfg.seed
     );

@@ -261,11 +261,19 @@ pub enum Method {
     StochFloat,
     /// Stochastic `f64`, naive.
     StochDouble,
+    /// Stochastic `f32`, Kahan: DSA's digits of the compensated sum.
+    StochKahan,
+    /// Composite pair of stochastic `f32` (float2 over `Sf32`, Figure 3 addition).
+    StochFloat2,
+    /// Stochastic `f64`, Kahan.
+    StochDoubleKahan,
+    /// Composite pair of stochastic `f64` (double2 over `Sf64`).
+    StochDouble2,
 }
 
 impl Method {
     /// Every method, in table order.
-    pub const ALL: [Method; 15] = [
+    pub const ALL: [Method; 19] = [
         Method::Float,
         Method::Double,
         Method::Float2,
@@ -281,6 +289,10 @@ impl Method {
         Method::Reproducible,
         Method::StochFloat,
         Method::StochDouble,
+        Method::StochKahan,
+        Method::StochFloat2,
+        Method::StochDoubleKahan,
+        Method::StochDouble2,
     ];
 
     /// The column header.
@@ -302,6 +314,10 @@ impl Method {
             Method::Reproducible => "reproducible",
             Method::StochFloat => "Sf32",
             Method::StochDouble => "Sf64",
+            Method::StochKahan => "Sf32-kahan",
+            Method::StochFloat2 => "Sf32-float2",
+            Method::StochDoubleKahan => "Sf64-kahan",
+            Method::StochDouble2 => "Sf64-double2",
         }
     }
 
@@ -314,7 +330,15 @@ impl Method {
     /// Whether the method is a stochastic type (its outcome carries DSA digits).
     #[must_use]
     pub fn is_stochastic(self) -> bool {
-        matches!(self, Method::StochFloat | Method::StochDouble)
+        matches!(
+            self,
+            Method::StochFloat
+                | Method::StochDouble
+                | Method::StochKahan
+                | Method::StochFloat2
+                | Method::StochDoubleKahan
+                | Method::StochDouble2
+        )
     }
 }
 
@@ -379,7 +403,12 @@ pub fn global_sum(method: Method, data: &[f64], workers: usize) -> SumOutcome {
         Method::Narumi => run_acc::<Narumi, _>(&f32s(), workers, w),
         Method::DoubleWord => run_acc::<DoubleWordSum<f32>, _>(&f32s(), workers, w),
         Method::Reproducible => run_acc::<ReproducibleSum, f32>(&f32s(), workers, w),
-        Method::StochFloat | Method::StochDouble => stochastic::global_sum(method, data, workers),
+        Method::StochFloat
+        | Method::StochDouble
+        | Method::StochKahan
+        | Method::StochFloat2
+        | Method::StochDoubleKahan
+        | Method::StochDouble2 => stochastic::global_sum(method, data, workers),
     }
 }
 
@@ -630,6 +659,126 @@ pub fn global_sum_report(cfg: &GlobalSumConfig, rows: &[GlobalSumRow]) -> String
                 let _ = writeln!(out, "| {size} | {} | {t:.2} | {ratio} |", m.label());
             }
         }
+    }
+    out
+}
+
+/// The methods of [`run_dsa_digits`]: each stochastic method beside the plain one it runs
+/// in stochastic arithmetic.
+pub const DSA_PAIRS: [(Method, Method); 6] = [
+    (Method::StochFloat, Method::Float),
+    (Method::StochKahan, Method::Kahan),
+    (Method::StochFloat2, Method::Float2),
+    (Method::StochDouble, Method::Double),
+    (Method::StochDoubleKahan, Method::Double),
+    (Method::StochDouble2, Method::Double2),
+];
+
+/// One sum of [`run_dsa_digits`].
+#[derive(Clone, Debug)]
+pub struct DsaDigitsRow {
+    /// Array length (before the appended 1).
+    pub size: usize,
+    /// Index into [`RANGES`].
+    pub range: usize,
+    /// Number of workers.
+    pub workers: usize,
+    /// A stochastic method.
+    pub method: Method,
+    /// Its result (mean of the samples), its DSA digits and whether it is a computed zero.
+    pub outcome: SumOutcome,
+    /// The plain method it runs in stochastic arithmetic, and that method's result.
+    pub plain: (Method, f64),
+}
+
+/// Correct significant decimal digits of `x` against the exact value 1, `-log10|x - 1|`,
+/// clamped to `0..=17` (17 for an exact 1).
+///
+/// ```
+/// assert_eq!(stoch::repro::digits_of_one(1.0), 17.0);
+/// assert!((stoch::repro::digits_of_one(1.001) - 3.0).abs() < 1e-9);
+/// assert_eq!(stoch::repro::digits_of_one(-5.0), 0.0);
+/// ```
+#[must_use]
+pub fn digits_of_one(x: f64) -> f64 {
+    let e = (x - 1.0).abs();
+    if e == 0.0 {
+        17.0
+    } else {
+        (-e.log10()).clamp(0.0, 17.0)
+    }
+}
+
+/// What DSA says each summation method keeps. On the symmetric data every result is noise
+/// around 0 (DSA: a computed zero, 0 digits, for every method), so here each (size, range)
+/// array of `cfg` gets one more term, `1.0`: the exact sum is 1, and the DSA digits of each
+/// stochastic method in `cfg.methods` (first shuffle; one worker and the largest worker count
+/// of `cfg`) can be set against the correct digits of its result and of the plain method it
+/// runs in stochastic arithmetic ([`DSA_PAIRS`]). `progress` is called once per array.
+pub fn run_dsa_digits(cfg: &GlobalSumConfig, progress: &mut dyn FnMut(&str)) -> Vec<DsaDigitsRow> {
+    let methods: Vec<(Method, Method)> = DSA_PAIRS
+        .into_iter()
+        .filter(|(m, _)| cfg.methods.contains(m))
+        .collect();
+    let mut rows = Vec::new();
+    if methods.is_empty() {
+        return rows;
+    }
+    let mut workers = vec![1];
+    workers.extend(cfg.workers.iter().copied().filter(|&w| w > 1).max());
+    for &size in &cfg.sizes {
+        for &range in &cfg.ranges {
+            progress(&format!(
+                "DSA digits: {size} values + 1.0, range {}",
+                RANGES[range].label()
+            ));
+            let mut data = global_sum_data(cfg, size, range);
+            data.push(1.0);
+            let ordered = Order::Shuffled(1).apply(&data, cfg.seed);
+            for &w in &workers {
+                for &(m, p) in &methods {
+                    rows.push(DsaDigitsRow {
+                        size,
+                        range,
+                        workers: w,
+                        method: m,
+                        outcome: global_sum(m, &ordered, w),
+                        plain: (p, global_sum(p, &ordered, w).value),
+                    });
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// The markdown table of [`run_dsa_digits`].
+#[must_use]
+pub fn dsa_digits_report(rows: &[DsaDigitsRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\n### What each method keeps, measured by DSA (the same data plus one 1.0: exact sum 1, \
+         first shuffle)\n\n| size | range | threads | stochastic method | result | DSA digits | \
+         correct digits | plain method | plain result | its correct digits |\n\
+         |---:|---|---:|---|---:|---:|---:|---|---:|---:|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {:.1} | {} | {} | {:.1} |",
+            r.size,
+            RANGES[r.range].label(),
+            r.workers,
+            r.method.label(),
+            cell(&r.outcome),
+            r.outcome.digits.unwrap_or(0),
+            digits_of_one(r.outcome.value),
+            r.plain.0.label(),
+            sci(r.plain.1),
+            digits_of_one(r.plain.1)
+        );
     }
     out
 }

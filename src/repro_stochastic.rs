@@ -8,33 +8,40 @@ use stoch_core::accum::{
     TakahashiIitaka,
 };
 use stoch_core::composite::{Composite, DoubleWord};
-use stoch_core::{Sf32, Sf64};
+use stoch_core::{Sf32, Sf64, StochFloat, Stochastic};
 
 use super::{
     iterate, pair_setup, DoUndoInput, DoUndoOp, DoUndoRun, ForceMethod, ForceRun, Kind, LjSystem,
     Method, SumOutcome,
 };
 
-/// Naive summation of `data` in `Sf32` or `Sf64` (each term an exact stochastic value), over
-/// `workers` threads; the digits and the computed-zero test of the result.
+/// Summation of `data` in `Sf32` or `Sf64` (each term an exact stochastic value) with the
+/// method's accumulator (naive, Kahan or the composite pair), over `workers` threads; the DSA
+/// digits and the computed-zero test of the result (for the composite pair: of `value + error`
+/// collapsed in the stochastic type).
 pub(super) fn global_sum(method: Method, data: &[f64], workers: usize) -> SumOutcome {
+    fn run<A: Accumulator<Stochastic<T>> + Send, T: StochFloat>(
+        xs: &[Stochastic<T>],
+        workers: usize,
+    ) -> (f64, u32, bool) {
+        let r = if workers == 1 {
+            sum::<A, _>(xs)
+        } else {
+            sum_parallel::<A, _>(xs, workers)
+        };
+        (r.to_f64(), r.digits(), r.is_computed_zero())
+    }
     let t0 = Instant::now();
-    let (value, digits, zero) = if method == Method::StochFloat {
-        let xs: Vec<Sf32> = data.iter().map(|&x| Sf32::new(x as f32)).collect();
-        let r = if workers == 1 {
-            sum::<Naive<Sf32>, _>(&xs)
-        } else {
-            sum_parallel::<Naive<Sf32>, _>(&xs, workers)
-        };
-        (r.to_f64(), r.digits(), r.is_computed_zero())
-    } else {
-        let xs: Vec<Sf64> = data.iter().map(|&x| Sf64::new(x)).collect();
-        let r = if workers == 1 {
-            sum::<Naive<Sf64>, _>(&xs)
-        } else {
-            sum_parallel::<Naive<Sf64>, _>(&xs, workers)
-        };
-        (r.to_f64(), r.digits(), r.is_computed_zero())
+    let f32s = || -> Vec<Sf32> { data.iter().map(|&x| Sf32::new(x as f32)).collect() };
+    let f64s = || -> Vec<Sf64> { data.iter().map(|&x| Sf64::new(x)).collect() };
+    let (value, digits, zero) = match method {
+        Method::StochFloat => run::<Naive<Sf32>, _>(&f32s(), workers),
+        Method::StochKahan => run::<Kahan<Sf32>, _>(&f32s(), workers),
+        Method::StochFloat2 => run::<CompositeSum<Sf32>, _>(&f32s(), workers),
+        Method::StochDouble => run::<Naive<Sf64>, _>(&f64s(), workers),
+        Method::StochDoubleKahan => run::<Kahan<Sf64>, _>(&f64s(), workers),
+        Method::StochDouble2 => run::<CompositeSum<Sf64>, _>(&f64s(), workers),
+        _ => unreachable!("{method:?} is not a stochastic method"),
     };
     SumOutcome {
         value,

@@ -3,8 +3,12 @@
 use std::path::Path;
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 type Res = Result<(), Box<dyn std::error::Error>>;
+
+/// The label drawn above the stub of a value at or below the floor.
+pub const ZERO_MARK: &str = "0";
 
 /// A grouped bar chart on a log scale, like the papers' bar charts: one group per label in
 /// `groups`, one bar per series. Missing values are skipped; values at or below `floor` (exact
@@ -69,6 +73,24 @@ pub fn grouped_bars_log(
             .draw_series(bars)?
             .label(name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        // The "0" above each stub, so that an exact zero is not read as a tiny value.
+        let zeros: Vec<_> = values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_some_and(|v| v <= floor))
+            .map(|(g, _)| {
+                let xc = g as f64 + 0.1 + k as f64 * width + width * 0.45;
+                Text::new(
+                    ZERO_MARK,
+                    (xc, floor * 2.0),
+                    ("sans-serif", 12)
+                        .into_font()
+                        .color(&BLACK)
+                        .pos(Pos::new(HPos::Center, VPos::Bottom)),
+                )
+            })
+            .collect();
+        chart.draw_series(zeros)?;
     }
     chart
         .configure_series_labels()
