@@ -13,6 +13,11 @@
 //!   `finish()` before the guard drops; a bad variable makes it print the error and exit with 2.
 //! - `guard-panic`: holds the guard and panics; the guard prints while unwinding.
 //! - `none`: never asks for the report (nothing is printed).
+//! - `explicit`: holds the guard of `init(Config::default().seed(1))`; any `STOCH_*` variable
+//!   whose value that configuration does not hold is named on stderr as not applied.
+//! - `abs-first`: the program's first stochastic operation is `abs` of a value whose samples
+//!   differ in sign (an intrinsic instability, unless `STOCH_DETECT` switches it off), then
+//!   `finish()`: the environment is read before that first check.
 //!
 //! Expected stderr for `finish-twice` with no variables set: one report block that lists a
 //! division, a cancellation and a branching instability, with their lines in this file.
@@ -59,8 +64,18 @@ fn main() {
         "none" => {
             println!("result: {}", unstable_work());
         }
+        "explicit" => {
+            // An explicit configuration: `STOCH_*` variables are named as not applied.
+            let _guard = init(Config::default().seed(1));
+            println!("result: {}", unstable_work());
+        }
+        "abs-first" => {
+            let x = Sf64::from_samples([-1e-3, 1e-3, 2e-3]).abs();
+            println!("result: {x:?}");
+            finish();
+        }
         other => {
-            eprintln!("unknown mode {other:?}: expected finish-twice, guard, guard-panic or none");
+            eprintln!("unknown mode {other:?}: expected finish-twice, guard, guard-panic, none, explicit or abs-first");
             std::process::exit(2);
         }
     }

@@ -3,7 +3,9 @@
 #include "stochastic.cuh"
 
 // Binary op codes (stoch_gpu::BinaryOp): 0 add, 1 sub, 2 mul, 3 div, 4 fma(a, b, a),
-// 5 add plain (a + b.x), 6 sub plain, 7 mul plain, 8 div plain, 9 pow.
+// 5 add plain (a + b.x), 6 sub plain, 7 mul plain, 8 div plain, 9 pow, 10 fmin, 11 fmax,
+// 12 copysign, 13 log(a, base b), 14 a % b, 15 a % b.x, 16 a.x % b, 17 clamp(a, -b, b),
+// 18 rem_euclid, 19 div_euclid.
 template <class T> __device__ __forceinline__ void binary_impl(const stoch_t<T>* a, const stoch_t<T>* b, stoch_t<T>* out, int n, int op,
                                                                unsigned long long seed) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -20,13 +22,26 @@ template <class T> __device__ __forceinline__ void binary_impl(const stoch_t<T>*
     case 6: r = x - y.x; break;
     case 7: r = x * y.x; break;
     case 8: r = x / y.x; break;
-    default: r = pow(x, y); break;
+    case 9: r = pow(x, y); break;
+    case 10: r = fmin(x, y); break;
+    case 11: r = fmax(x, y); break;
+    case 12: r = copysign(x, y); break;
+    case 13: r = log(x, y); break;
+    case 14: r = x % y; break;
+    case 15: r = x % y.x; break;
+    case 16: r = x.x % y; break;
+    case 17: r = clamp(x, -y, y); break;
+    case 18: r = rem_euclid(x, y); break;
+    default: r = div_euclid(x, y); break;
     }
     out[i] = r;
 }
 
 // Unary op codes (stoch_gpu::UnaryOp): 0 sqrt, 1 neg, 2 abs, 3 floor, 4 ceil, 5 round, 6 trunc,
-// 7 exp, 8 log, 9 sin, 10 cos, 11 tan, 12 atan, 13 tanh, 14 log10, 15 cbrt, 16 powi(a, 3).
+// 7 exp, 8 log, 9 sin, 10 cos, 11 tan, 12 atan, 13 tanh, 14 log10, 15 cbrt, 16 powi(a, 3),
+// 17 signum, 18 fract, 19 recip, 20 to_degrees, 21 to_radians, 22 sincos (sin, with cos's flags).
+// Tests (the result is 1 or 0, with a's flags after the test): 23 is_nan, 24 is_finite,
+// 25 is_infinite, 26 is_sign_positive, 27 is_sign_negative.
 template <class T> __device__ __forceinline__ void unary_impl(const stoch_t<T>* a, stoch_t<T>* out, int n, int op, unsigned long long seed) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     stoch_init_at(seed, (unsigned long long)i);
@@ -49,12 +64,37 @@ template <class T> __device__ __forceinline__ void unary_impl(const stoch_t<T>* 
     case 13: r = tanh(x); break;
     case 14: r = log10(x); break;
     case 15: r = cbrt(x); break;
-    default: r = stoch_powi(x, 3); break;
+    case 16: r = stoch_powi(x, 3); break;
+    case 17: r = signum(x); break;
+    case 18: r = fract(x); break;
+    case 19: r = recip(x); break;
+    case 20: r = to_degrees(x); break;
+    case 21: r = to_radians(x); break;
+    case 22: {
+        stoch_t<T> c;
+        sincos(x, &r, &c);
+        r.flags |= c.flags;
+        break;
+    }
+    default: {
+        bool t;
+        switch (op) {
+        case 23: t = stoch_is_nan(x); break;
+        case 24: t = stoch_is_finite(x); break;
+        case 25: t = stoch_is_infinite(x); break;
+        case 26: t = stoch_is_sign_positive(x); break;
+        default: t = stoch_is_sign_negative(x); break;
+        }
+        r = stoch_t<T>(t ? (T)1 : (T)0);
+        r.flags = x.flags;
+        break;
+    }
     }
     out[i] = r;
 }
 
-// Relation codes (stoch_gpu::CompareOp): 0 <, 1 <=, 2 >, 3 >=, 4 ==, 5 !=.
+// Relation codes (stoch_gpu::CompareOp): 0 <, 1 <=, 2 >, 3 >=, 4 ==, 5 !=; with a plain number
+// (b.x): 6 a == b.x, 7 a != b.x, 8 b.x == a, 9 b.x < a, 10 b.x >= a.
 // result[i] = relation; flags_a[i] = a's flag byte after the comparison (branching bit).
 template <class T> __device__ __forceinline__ void compare_impl(const stoch_t<T>* a, const stoch_t<T>* b, unsigned char* result,
                                                                 unsigned char* flags_a, int n, int op, unsigned long long seed) {
@@ -69,7 +109,12 @@ template <class T> __device__ __forceinline__ void compare_impl(const stoch_t<T>
     case 2: r = x > y; break;
     case 3: r = x >= y; break;
     case 4: r = x == y; break;
-    default: r = x != y; break;
+    case 5: r = x != y; break;
+    case 6: r = x == y.x; break;
+    case 7: r = x != y.x; break;
+    case 8: r = y.x == x; break;
+    case 9: r = y.x < x; break;
+    default: r = y.x >= x; break;
     }
     result[i] = r ? 1 : 0;
     flags_a[i] = x.flags;

@@ -16,10 +16,14 @@
 //   division        the divisor is numerical noise
 //   multiplication  both operands (stochastic, not plain) are numerical noise
 //   power           pow/powi with a noisy base (or a noisy stochastic exponent)
-//   math function   sqrt/exp/log/sin/... of numerical noise (atan2/hypot: both arguments)
-//   branching       < <= > >= whose difference is numerical noise (flags both operands)
-//   intrinsic       abs with samples of both signs; floor/ceil/round/trunc/int conversion whose
-//                   per-sample results differ
+//   math function   sqrt/exp/log/sin/... of numerical noise (atan2/hypot: both arguments;
+//                   log with a base: either); stoch_is_nan/is_finite/is_infinite whose samples
+//                   disagree (on the operand)
+//   branching       < <= > >= whose difference is numerical noise (flags both operands);
+//                   fmin/fmax/clamp on noise (flags the result)
+//   intrinsic       abs/signum with samples of both signs; floor/ceil/round/trunc/fract, fmod
+//                   and int conversion whose per-sample integer parts differ; the sign tests
+//                   stoch_is_sign_positive/negative whose samples' sign bits differ
 //   cancellation    + or - losing >= STOCH_CANCEL_LEVEL digits (CADNA-GPU does not check this on
 //                   the device; we do, behind stoch-core's cheap magnitude pre-test)
 // Flags propagate (a result carries the OR of its operands' flags); stoch-gpu counts them on the
@@ -249,37 +253,80 @@ __device__ __forceinline__ int stoch_exponent(float v) { return (__float_as_int(
 __device__ __forceinline__ int stoch_exponent(double v) { return (int)((__double_as_longlong(v) >> 52) & 0x7ff); }
 
 /// One ulp toward +inf (`up`) or -inf, by integer steps on the representation.
+/// As the host's `nudge` (stoch-core rounding.rs): zeros, infinities and NaN stay; a finite value
+/// moves one ulp, except that a step past +-MAX stays at +-MAX.
 __device__ __forceinline__ float stoch_nudge(float v, bool up) {
-    if (v != v || (up && v == __int_as_float(0x7f800000)) || (!up && v == __int_as_float(0xff800000))) return v;
-    if (v == 0.0f) return up ? __int_as_float(1) : __int_as_float(0x80000001);
     int i = __float_as_int(v);
-    return __int_as_float((i > 0) == up ? i + 1 : i - 1);
+    if (v == 0.0f || (i & 0x7f800000) == 0x7f800000) return v;
+    int m = (i > 0) == up ? i + 1 : i - 1;
+    return (m & 0x7fffffff) == 0x7f800000 ? v : __int_as_float(m);
 }
 __device__ __forceinline__ double stoch_nudge(double v, bool up) {
-    if (v != v || (up && v == __longlong_as_double(0x7ff0000000000000LL)) ||
-        (!up && v == __longlong_as_double((long long)0xfff0000000000000ULL)))
-        return v;
-    if (v == 0.0) return up ? __longlong_as_double(1) : __longlong_as_double((long long)0x8000000000000001ULL);
     long long i = __double_as_longlong(v);
-    return __longlong_as_double((i > 0) == up ? i + 1 : i - 1);
+    if (v == 0.0 || (i & 0x7ff0000000000000LL) == 0x7ff0000000000000LL) return v;
+    long long m = (i > 0) == up ? i + 1 : i - 1;
+    return (m & 0x7fffffffffffffffLL) == 0x7ff0000000000000LL ? v : __longlong_as_double(m);
 }
 
 // ---------------------------------------------------------------------------------------------
 // DSA statistics (noinline; round-to-nearest arithmetic allowed here, see the file header)
 // ---------------------------------------------------------------------------------------------
 
-// These follow stoch-core's digits.rs operation for operation (same formulas, same constants),
-// so device and host agree on every value.
+// These follow stoch-core's digits.rs operation for operation (same formulas, same constants,
+// same order of evaluation), so device and host agree on every value, tiny and huge included.
 
-/// Numerical noise: samples not all identical and sum((R_i - m)^2) > (0.6 / tau^2) m^2, i.e.
-/// C < 0.5 (a computed zero that is not an exact zero). NaN samples are not noise.
+/// |v| (sign-bit clear; no arithmetic).
+__device__ __forceinline__ float stoch_absval(float v) { return fabsf(v); }
+__device__ __forceinline__ double stoch_absval(double v) { return ::fabs(v); }
+
+/// Whether a double is finite (integer test on the exponent bits).
+__device__ __forceinline__ bool stoch_finite_bits(double v) {
+    return (__double_as_longlong(v) & 0x7ff0000000000000LL) != 0x7ff0000000000000LL;
+}
+
+/// digits.rs `mean3`: the sample itself when all three are equal, else (a + b + c) / 3, each
+/// third first when the sum overflows.
+__device__ __noinline__ double stoch_dsa_mean3(double a, double b, double c) {
+    if (a == b && b == c) return a;
+    double sum = a + b + c;
+    if (stoch_finite_bits(sum) || !(stoch_finite_bits(a) && stoch_finite_bits(b) && stoch_finite_bits(c))) return sum / 3.0;
+    return a / 3.0 + b / 3.0 + c / 3.0;
+}
+
+/// digits.rs `sign3`: the sign of a + b + c without overflow to infinity: 1, -1, 0, or 2 for NaN.
+__device__ __noinline__ int stoch_dsa_sign3(double a, double b, double c) {
+    double sum = a + b + c;
+    if (!(stoch_finite_bits(sum) || !(stoch_finite_bits(a) && stoch_finite_bits(b) && stoch_finite_bits(c))))
+        sum = a * 0.25 + b * 0.25 + c * 0.25;
+    return sum > 0.0 ? 1 : (sum < 0.0 ? -1 : (sum == 0.0 ? 0 : 2));
+}
+
+/// digits.rs `noise_full`: sum((3 R_i - S)^2) > K S^2 with S = sum(R_i), after scaling by a
+/// power of two (from the exponent bits) when the largest |R_i| is outside (1e-150, 1e150).
+__device__ __noinline__ bool stoch_dsa_noise_full(double a, double b, double c) {
+    double big = fmax(fmax(stoch_absval(a), stoch_absval(b)), stoch_absval(c)); // NaN-ignoring, as f64::max
+    if (!(big < 1e150 && big > 1e-150)) {
+        if (big == 0.0 || big != big || !stoch_finite_bits(big)) return false;
+        long long e = ((__double_as_longlong(big) >> 52) & 0x7ff) - 1023;
+        e = e < -1000 ? -1000 : (e > 1000 ? 1000 : e);
+        double f = __longlong_as_double((1023 - e) << 52);
+        a *= f;
+        b *= f;
+        c *= f;
+    }
+    double sum = a + b + c;
+    double da = 3.0 * a - sum, db = 3.0 * b - sum, dc = 3.0 * c - sum;
+    return da * da + db * db + dc * dc > __longlong_as_double(0x3FA0980A362DAB30LL) * sum * sum; // 0.6 / tau^2
+}
+
+/// digits.rs `is_noise`: numerical noise (a computed zero that is not an exact zero). Fast exits
+/// first, in T: identical samples; a spread |y - x| + |z - x| <= 0.05 |x| with x nonzero.
+/// NaN samples are not noise.
 template <class T> __device__ __noinline__ bool stoch_dsa_is_noise(T x, T y, T z) {
     if (x == y && y == z) return false;
-    double a = (double)x, b = (double)y, c = (double)z;
-    double m = (a + b + c) / 3.0;
-    double da = a - m, db = b - m, dc = c - m;
-    double ss = da * da + db * db + dc * dc;
-    return ss > __longlong_as_double(0x3FA0980A362DAB30LL) * m * m; // 0.6 / tau^2
+    T near = (T)0.05 * stoch_absval(x);
+    if (stoch_absval(y - x) + stoch_absval(z - x) <= near && x != (T)0) return false;
+    return stoch_dsa_noise_full((double)x, (double)y, (double)z);
 }
 
 /// Computed zero: all samples zero, or numerical noise.
@@ -287,35 +334,38 @@ template <class T> __device__ __noinline__ bool stoch_dsa_is_zero(T x, T y, T z)
     return (x == (T)0 && y == (T)0 && z == (T)0) || stoch_dsa_is_noise(x, y, z);
 }
 
-/// Real-valued estimate C = log10(sqrt(3)|m| / (sigma tau)): +inf for identical nonzero
-/// samples, -inf for exact zero, NaN for a non-finite sample.
+/// digits.rs `estimate`: C = log10(sqrt(3) / tau) - log10(q / 2) / 2 with q the sum of the
+/// squared relative deviations ((R_i - m) / m)^2: +inf for identical nonzero samples, -inf for
+/// exact zero (or a zero mean), NaN for a non-finite sample.
 template <class T> __device__ __noinline__ double stoch_dsa_digits_real(T x, T y, T z) {
     double a = (double)x, b = (double)y, c = (double)z;
-    if (a - a != 0.0 || b - b != 0.0 || c - c != 0.0) return __longlong_as_double(0x7ff8000000000000LL);
-    double m = (a + b + c) / 3.0;
-    double da = a - m, db = b - m, dc = c - m;
-    double ss = da * da + db * db + dc * dc;
-    if (ss == 0.0) return m == 0.0 ? __longlong_as_double((long long)0xfff0000000000000ULL) : __longlong_as_double(0x7ff0000000000000LL);
-    double sigma = ::sqrt(ss / 2.0);
-    return __longlong_as_double((long long)0xBFD94A8EE276C6A6ULL) + log10(fabs(m) / sigma); // log10(sqrt(3) / tau)
+    if (!stoch_finite_bits(a) || !stoch_finite_bits(b) || !stoch_finite_bits(c)) return __longlong_as_double(0x7ff8000000000000LL);
+    if (x == y && y == z) return x == (T)0 ? __longlong_as_double((long long)0xfff0000000000000ULL) : __longlong_as_double(0x7ff0000000000000LL);
+    double m = stoch_dsa_mean3(a, b, c);
+    if (m == 0.0) return __longlong_as_double((long long)0xfff0000000000000ULL);
+    double ra = (a - m) / m, rb = (b - m) / m, rc = (c - m) / m;
+    double q = ra * ra + rb * rb + rc * rc;
+    return __longlong_as_double((long long)0xBFD94A8EE276C6A6ULL) - 0.5 * log10(q / 2.0); // log10(sqrt(3) / tau)
 }
 
-/// Exact significant digits: floor(C + 0.5) clamped to [0, max_digits]; the maximum for
-/// identical nonzero samples; 0 for a computed zero or a non-finite sample.
+/// digits.rs `digits`: floor(C + 0.5) clamped to [0, max_digits]; the maximum for identical
+/// nonzero samples; 0 for a computed zero or a non-finite sample.
 template <class T> __device__ __noinline__ int stoch_dsa_digits(T x, T y, T z) {
     double a = (double)x, b = (double)y, c = (double)z;
-    if (a - a != 0.0 || b - b != 0.0 || c - c != 0.0) return 0;
+    if (!stoch_finite_bits(a) || !stoch_finite_bits(b) || !stoch_finite_bits(c)) return 0;
     if (x == y && y == z) return x == (T)0 ? 0 : stoch_limits<T>::max_digits;
     if (stoch_dsa_is_noise(x, y, z)) return 0;
-    double r = floor(stoch_dsa_digits_real(x, y, z) + 0.5);
+    double e = stoch_dsa_digits_real(x, y, z);
+    if (e != e) return 0;
+    double r = floor(e + 0.5);
     if (!(r > 0.0)) return 0;
     if (r > (double)stoch_limits<T>::max_digits) return stoch_limits<T>::max_digits;
     return (int)r;
 }
 
-/// Mean of the samples, in double.
+/// Mean of the samples, in double (digits.rs `mean3`).
 template <class T> __device__ __noinline__ double stoch_dsa_mean(T x, T y, T z) {
-    return ((double)x + (double)y + (double)z) / 3.0;
+    return stoch_dsa_mean3((double)x, (double)y, (double)z);
 }
 
 /// True when `min(digits(a), digits(b)) - digits(r) >= STOCH_CANCEL_LEVEL`
@@ -332,7 +382,8 @@ __device__ __noinline__ bool stoch_dsa_cancelled(T ax, T ay, T az, T bx, T by, T
 // Fast (integer-only) pre-tests
 // ---------------------------------------------------------------------------------------------
 
-/// True when the samples are surely not a computed zero: same sign, nonzero, finite, and within
+/// True when the samples are surely not a computed zero: same sign, normal (not zero, not
+/// subnormal), finite, and within
 /// 2^(mant_bits-5) representation steps of each other (relative spread < 1/16, S < 0.012).
 template <class T> __device__ __forceinline__ bool stoch_surely_significant(const stoch_t<T>& v) {
     long long a = stoch_bits(v.x), b = stoch_bits(v.y), c = stoch_bits(v.z);
@@ -340,7 +391,10 @@ template <class T> __device__ __forceinline__ bool stoch_surely_significant(cons
     const long long sign = (long long)1 << (sizeof(T) * 8 - 1);
     a &= ~sign; b &= ~sign; c &= ~sign;
     const long long inf = sizeof(T) == 4 ? 0x7f800000LL : 0x7ff0000000000000LL;
-    if (a == 0 || b == 0 || c == 0 || a >= inf || b >= inf || c >= inf) return false;
+    // Normal numbers only: among subnormals one representation step is not a small relative
+    // change (and zero is excluded with them).
+    const long long min_normal = (long long)1 << stoch_limits<T>::mant_bits;
+    if (a < min_normal || b < min_normal || c < min_normal || a >= inf || b >= inf || c >= inf) return false;
     const long long lim = (long long)1 << (stoch_limits<T>::mant_bits - 5);
     long long d1 = a > b ? a - b : b - a, d2 = a > c ? a - c : c - a;
     return d1 < lim && d2 < lim;
@@ -355,9 +409,6 @@ template <class T> __device__ __forceinline__ bool stoch_is_zero_fast(const stoc
 template <class T> __device__ __forceinline__ bool stoch_is_noise_fast(const stoch_t<T>& v) {
     return !stoch_surely_significant(v) && stoch_dsa_is_noise(v.x, v.y, v.z);
 }
-
-__device__ __forceinline__ float stoch_absval(float v) { return fabsf(v); }
-__device__ __forceinline__ double stoch_absval(double v) { return ::fabs(v); }
 
 /// 10^(1 - STOCH_CANCEL_LEVEL) * 4, as stoch-core's CANCEL_FACTOR (0.004 for level 4).
 __device__ constexpr double stoch_cancel_factor() {
@@ -498,13 +549,16 @@ template <class T> __device__ __forceinline__ bool stoch_is_numerical_noise(cons
 template <class T> __device__ __forceinline__ T stoch_mean(const stoch_t<T>& a) { return (T)stoch_dsa_mean(a.x, a.y, a.z); }
 
 // ---------------------------------------------------------------------------------------------
-// Relations (DSA): a == b iff a - b is a computed zero; orderings compare means and flag a
-// branching instability on both operands when a - b is numerical noise.
+// Relations (DSA), as stoch-core's compare.rs: a == b iff a - b is a computed zero; otherwise
+// the sign of a - b orders them (its mean's sign; the means themselves when that is NaN).
+// An ordering whose difference is numerical noise is a branching instability: predicates (which
+// return bool) flag their operands; functions that return a value (fmin, fmax, clamp) flag it.
 // ---------------------------------------------------------------------------------------------
 
+/// stoch-core's fallback order of the means (digits.rs `mean3`): 1, -1, 0, or 2 when unordered.
 template <class T> __device__ __noinline__ int stoch_dsa_cmp_means(T ax, T ay, T az, T bx, T by, T bz) {
-    double ma = ((double)ax + (double)ay + (double)az) / 3.0, mb = ((double)bx + (double)by + (double)bz) / 3.0;
-    return ma > mb ? 1 : (ma < mb ? -1 : 0);
+    double ma = stoch_dsa_mean3((double)ax, (double)ay, (double)az), mb = stoch_dsa_mean3((double)bx, (double)by, (double)bz);
+    return ma > mb ? 1 : (ma < mb ? -1 : (ma == mb ? 0 : 2));
 }
 
 /// a - b with random rounding and no instability check (for relations).
@@ -513,24 +567,42 @@ template <class T> __device__ __forceinline__ stoch_t<T> stoch_diff(const stoch_
     return stoch_t<T>(stoch_sub_rd(a.x, b.x, r & 1u), stoch_sub_rd(a.y, b.y, (r & 2u) != 0), stoch_sub_rd(a.z, b.z, (r & 2u) == 0), 0);
 }
 
+/// The DSA relation of a and b (compare.rs `relation`): 0 when a - b is a computed zero, 1 when
+/// a > b, -1 when a < b, 2 when unordered (NaN). `*noise`: a - b was numerical noise.
+template <class T> __device__ __forceinline__ int stoch_relation(const stoch_t<T>& a, const stoch_t<T>& b, bool* noise) {
+    stoch_t<T> d = stoch_diff(a, b);
+    *noise = stoch_is_noise_fast(d);
+    if (*noise || stoch_is_exact_zero(d)) return 0;
+    int s = stoch_dsa_sign3((double)d.x, (double)d.y, (double)d.z);
+    return s != 2 ? s : stoch_dsa_cmp_means(a.x, a.y, a.z, b.x, b.y, b.z);
+}
+
+/// The relation with its branching check: the STOCH_BRANCHING bit when a - b is noise, else 0.
+template <class T> __device__ __forceinline__ int stoch_relation_checked(const stoch_t<T>& a, const stoch_t<T>& b, unsigned char* flag) {
+    bool noise;
+    int o = stoch_relation(a, b, &noise);
+    *flag = ((STOCH_DETECT & STOCH_BRANCHING) && noise) ? STOCH_BRANCHING : 0;
+    return o;
+}
+
 template <class T> __device__ __forceinline__ bool operator==(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_is_zero_fast(stoch_diff(a, b)); }
 template <class T> __device__ __forceinline__ bool operator!=(const stoch_t<T>& a, const stoch_t<T>& b) { return !(a == b); }
+template <class T> __device__ __forceinline__ bool operator==(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return a == stoch_t<T>(b); }
+template <class T> __device__ __forceinline__ bool operator==(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_t<T>(a) == b; }
+template <class T> __device__ __forceinline__ bool operator!=(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return !(a == stoch_t<T>(b)); }
+template <class T> __device__ __forceinline__ bool operator!=(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return !(stoch_t<T>(a) == b); }
 
-/// Ordering comparison: op 0 `<`, 1 `<=`, 2 `>`, 3 `>=`.
+/// Ordering comparison: op 0 `<`, 1 `<=`, 2 `>`, 3 `>=`; flags both operands on noise.
 template <class T> __device__ __forceinline__ bool stoch_order(const stoch_t<T>& a, const stoch_t<T>& b, int op) {
-    stoch_t<T> d = stoch_diff(a, b);
-    bool noise = stoch_is_noise_fast(d);
-    bool zero = noise || stoch_is_exact_zero(d);
-    if ((STOCH_DETECT & STOCH_BRANCHING) && noise) {
-        a.flags |= STOCH_BRANCHING;
-        b.flags |= STOCH_BRANCHING;
-    }
-    int c = stoch_dsa_cmp_means(a.x, a.y, a.z, b.x, b.y, b.z);
+    unsigned char f;
+    int c = stoch_relation_checked(a, b, &f);
+    a.flags |= f;
+    b.flags |= f;
     switch (op) {
-    case 0: return !zero && c < 0;
-    case 1: return zero || c <= 0;
-    case 2: return !zero && c > 0;
-    default: return zero || c >= 0;
+    case 0: return c == -1;
+    case 1: return c == -1 || c == 0;
+    case 2: return c == 1;
+    default: return c == 1 || c == 0;
     }
 }
 template <class T> __device__ __forceinline__ bool operator<(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_order(a, b, 0); }
@@ -541,6 +613,50 @@ template <class T> __device__ __forceinline__ bool operator<(const stoch_t<T>& a
 template <class T> __device__ __forceinline__ bool operator<=(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_order(a, stoch_t<T>(b), 1); }
 template <class T> __device__ __forceinline__ bool operator>(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_order(a, stoch_t<T>(b), 2); }
 template <class T> __device__ __forceinline__ bool operator>=(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return stoch_order(a, stoch_t<T>(b), 3); }
+template <class T> __device__ __forceinline__ bool operator<(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_order(stoch_t<T>(a), b, 0); }
+template <class T> __device__ __forceinline__ bool operator<=(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_order(stoch_t<T>(a), b, 1); }
+template <class T> __device__ __forceinline__ bool operator>(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_order(stoch_t<T>(a), b, 2); }
+template <class T> __device__ __forceinline__ bool operator>=(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return stoch_order(stoch_t<T>(a), b, 3); }
+
+// ---------------------------------------------------------------------------------------------
+// Tests of the samples (math.rs `is_nan`, `is_finite`, `is_infinite`, `is_sign_positive`,
+// `is_sign_negative`): a MathFunction (sign tests: Intrinsic) flag on the operand when the
+// samples disagree.
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ bool stoch_nan_bits(float v) { return (__float_as_int(v) & 0x7fffffff) > 0x7f800000; }
+__device__ __forceinline__ bool stoch_nan_bits(double v) { return (__double_as_longlong(v) & 0x7fffffffffffffffLL) > 0x7ff0000000000000LL; }
+__device__ __forceinline__ bool stoch_inf_bits(float v) { return (__float_as_int(v) & 0x7fffffff) == 0x7f800000; }
+__device__ __forceinline__ bool stoch_inf_bits(double v) { return (__double_as_longlong(v) & 0x7fffffffffffffffLL) == 0x7ff0000000000000LL; }
+
+/// Op 0 NaN, 1 infinite, 2 finite, per sample; `any`: any sample, else all. Flags `a` with
+/// STOCH_MATH when the samples disagree.
+template <class T> __device__ __forceinline__ bool stoch_sample_test(const stoch_t<T>& a, int op, bool any) {
+    bool b[3];
+    T s[3] = {a.x, a.y, a.z};
+#pragma unroll
+    for (int i = 0; i < 3; ++i) b[i] = op == 0 ? stoch_nan_bits(s[i]) : (op == 1 ? stoch_inf_bits(s[i]) : !(stoch_nan_bits(s[i]) || stoch_inf_bits(s[i])));
+    if ((STOCH_DETECT & STOCH_MATH) && (b[0] != b[1] || b[1] != b[2])) a.flags |= STOCH_MATH;
+    return any ? (b[0] || b[1] || b[2]) : (b[0] && b[1] && b[2]);
+}
+/// Whether any sample is NaN.
+template <class T> __device__ __forceinline__ bool stoch_is_nan(const stoch_t<T>& a) { return stoch_sample_test(a, 0, true); }
+/// Whether any sample is infinite.
+template <class T> __device__ __forceinline__ bool stoch_is_infinite(const stoch_t<T>& a) { return stoch_sample_test(a, 1, true); }
+/// Whether every sample is finite.
+template <class T> __device__ __forceinline__ bool stoch_is_finite(const stoch_t<T>& a) { return stoch_sample_test(a, 2, false); }
+
+/// The sign bit of the mean (math.rs `sign_test`); Intrinsic on `a` when the samples' sign bits
+/// disagree.
+template <class T> __device__ __forceinline__ bool stoch_mean_signbit(const stoch_t<T>& a) {
+    bool sx = stoch_signbit(a.x), sy = stoch_signbit(a.y), sz = stoch_signbit(a.z);
+    if ((STOCH_DETECT & STOCH_INTRINSIC) && (sx != sy || sy != sz)) a.flags |= STOCH_INTRINSIC;
+    return stoch_signbit((T)stoch_dsa_mean(a.x, a.y, a.z));
+}
+/// Whether the mean is positive or +0.
+template <class T> __device__ __forceinline__ bool stoch_is_sign_positive(const stoch_t<T>& a) { return !stoch_mean_signbit(a); }
+/// Whether the mean is negative or -0.
+template <class T> __device__ __forceinline__ bool stoch_is_sign_negative(const stoch_t<T>& a) { return stoch_mean_signbit(a); }
 
 // ---------------------------------------------------------------------------------------------
 // Intrinsic functions: exact per sample; flag when the samples disagree
@@ -570,14 +686,91 @@ STOCH_INTRINSIC_FN(floor, floorf, ::floor)
 STOCH_INTRINSIC_FN(ceil, ceilf, ::ceil)
 STOCH_INTRINSIC_FN(round, roundf, ::round)
 STOCH_INTRINSIC_FN(trunc, truncf, ::trunc)
+// Sign of each sample: 1 or -1 by the sign bit (+0 gives 1, -0 gives -1), NaN for NaN, as
+// Rust's signum.
+__device__ __forceinline__ float stoch_prim_signum(float v) { return stoch_nan_bits(v) ? v : (stoch_signbit(v) ? -1.0f : 1.0f); }
+__device__ __forceinline__ double stoch_prim_signum(double v) { return stoch_nan_bits(v) ? v : (stoch_signbit(v) ? -1.0 : 1.0); }
+STOCH_INTRINSIC_FN(signum, stoch_prim_signum, stoch_prim_signum)
 #undef STOCH_INTRINSIC_FN
+
+__device__ __noinline__ float stoch_libm_fract(float v) { return v - truncf(v); }
+__device__ __noinline__ double stoch_libm_fract(double v) { return v - ::trunc(v); }
+/// Fractional part x - trunc(x) per sample (exact); an intrinsic instability when the samples'
+/// integer parts differ (NaN included, as the host).
+template <class T> __device__ __forceinline__ stoch_t<T> fract(const stoch_t<T>& a) {
+    stoch_t<T> s(stoch_libm_fract(a.x), stoch_libm_fract(a.y), stoch_libm_fract(a.z), a.flags);
+    T tx = stoch_libm_trunc(a.x), ty = stoch_libm_trunc(a.y), tz = stoch_libm_trunc(a.z);
+    if ((STOCH_DETECT & STOCH_INTRINSIC) && (tx != ty || ty != tz)) s.flags |= STOCH_INTRINSIC;
+    return s;
+}
+
+/// The magnitude of each sample of `a` with the sign of the same sample of `b` (no check).
+__device__ __forceinline__ float stoch_prim_copysign(float u, float v) { return copysignf(u, v); }
+__device__ __forceinline__ double stoch_prim_copysign(double u, double v) { return ::copysign(u, v); }
+template <class T> __device__ __forceinline__ stoch_t<T> copysign(const stoch_t<T>& a, const stoch_t<T>& b) {
+    return stoch_t<T>(stoch_prim_copysign(a.x, b.x), stoch_prim_copysign(a.y, b.y), stoch_prim_copysign(a.z, b.z),
+                      (unsigned char)(a.flags | b.flags));
+}
+
+/// Remainder per sample (fmod, exact); `q`: the truncated quotient, rounded to nearest, whose
+/// disagreement between samples is an intrinsic instability (ops.rs `Rem`).
+__device__ __noinline__ float stoch_libm_fmod(float u, float v) { return fmodf(u, v); }
+__device__ __noinline__ double stoch_libm_fmod(double u, double v) { return ::fmod(u, v); }
+__device__ __noinline__ float stoch_libm_rem_quot(float u, float v) { return truncf(u / v); }
+__device__ __noinline__ double stoch_libm_rem_quot(double u, double v) { return ::trunc(u / v); }
+template <class T> __device__ __forceinline__ stoch_t<T> fmod(const stoch_t<T>& a, const stoch_t<T>& b) {
+    stoch_t<T> s(stoch_libm_fmod(a.x, b.x), stoch_libm_fmod(a.y, b.y), stoch_libm_fmod(a.z, b.z), (unsigned char)(a.flags | b.flags));
+    T qx = stoch_libm_rem_quot(a.x, b.x), qy = stoch_libm_rem_quot(a.y, b.y), qz = stoch_libm_rem_quot(a.z, b.z);
+    if ((STOCH_DETECT & STOCH_INTRINSIC) && (qx != qy || qy != qz)) s.flags |= STOCH_INTRINSIC;
+    return s;
+}
+template <class T> __device__ __forceinline__ stoch_t<T> fmod(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return fmod(a, stoch_t<T>(b)); }
+template <class T> __device__ __forceinline__ stoch_t<T> fmod(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return fmod(stoch_t<T>(a), b); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator%(const stoch_t<T>& a, const stoch_t<T>& b) { return fmod(a, b); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator%(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return fmod(a, stoch_t<T>(b)); }
+template <class T> __device__ __forceinline__ stoch_t<T> operator%(typename stoch_ident<T>::type a, const stoch_t<T>& b) { return fmod(stoch_t<T>(a), b); }
+template <class T, class R> __device__ __forceinline__ stoch_t<T>& operator%=(stoch_t<T>& a, const R& b) { a = a % b; return a; }
+
+/// Euclidean quotient per sample, as Rust's `div_euclid` (from the rounded quotient).
+template <class T> __device__ __noinline__ T stoch_libm_div_euclid(T u, T v) {
+    T q = stoch_libm_trunc(u / v);
+    if (stoch_libm_fmod(u, v) < (T)0) return v > (T)0 ? q - (T)1 : q + (T)1;
+    return q;
+}
+/// Intrinsic when the samples' Euclidean quotients differ (none of them NaN), as math.rs.
+template <class T> __device__ __forceinline__ unsigned char stoch_euclid_flag(const stoch_t<T>& a, const stoch_t<T>& b) {
+    T qx = stoch_libm_div_euclid(a.x, b.x), qy = stoch_libm_div_euclid(a.y, b.y), qz = stoch_libm_div_euclid(a.z, b.z);
+    bool differ = qx != qy || qy != qz, nan = stoch_nan_bits(qx) || stoch_nan_bits(qy) || stoch_nan_bits(qz);
+    return ((STOCH_DETECT & STOCH_INTRINSIC) && differ && !nan) ? STOCH_INTRINSIC : 0;
+}
+/// The Euclidean quotient per sample (an integer: not randomly rounded).
+template <class T> __device__ __forceinline__ stoch_t<T> div_euclid(const stoch_t<T>& a, const stoch_t<T>& b) {
+    stoch_t<T> s(stoch_libm_div_euclid(a.x, b.x), stoch_libm_div_euclid(a.y, b.y), stoch_libm_div_euclid(a.z, b.z),
+                 (unsigned char)(a.flags | b.flags));
+    s.flags |= stoch_euclid_flag(a, b);
+    return s;
+}
+/// The least non-negative remainder per sample, as Rust's `rem_euclid`: r = fmod(a, b) (exact),
+/// plus |b| randomly rounded when r < 0.
+template <class T> __device__ __forceinline__ stoch_t<T> rem_euclid(const stoch_t<T>& a, const stoch_t<T>& b) {
+    unsigned int r = stoch_rand2();
+    T m[3] = {stoch_libm_fmod(a.x, b.x), stoch_libm_fmod(a.y, b.y), stoch_libm_fmod(a.z, b.z)};
+    T d[3] = {b.x, b.y, b.z};
+    bool up[3] = {(r & 1u) != 0, (r & 2u) != 0, (r & 2u) == 0};
+#pragma unroll
+    for (int i = 0; i < 3; ++i)
+        if (m[i] < (T)0) m[i] = stoch_add_rd(m[i], stoch_absval(d[i]), up[i]);
+    stoch_t<T> s(m[0], m[1], m[2], (unsigned char)(a.flags | b.flags));
+    s.flags |= stoch_euclid_flag(a, b);
+    return s;
+}
 
 /// Conversion to int (truncation of the mean); an intrinsic instability on `a` when the samples
 /// truncate to different integers.
 template <class T> __device__ __forceinline__ int stoch_to_int(const stoch_t<T>& a) {
     int ix = (int)a.x, iy = (int)a.y, iz = (int)a.z;
     if ((STOCH_DETECT & STOCH_INTRINSIC) && (ix != iy || ix != iz)) a.flags |= STOCH_INTRINSIC;
-    return (int)stoch_dsa_mean(a.x, a.y, a.z);
+    return (int)(T)stoch_dsa_mean(a.x, a.y, a.z); // the mean in T, as the host's `mean()`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -657,12 +850,66 @@ template <class T> __device__ __forceinline__ stoch_t<T> stoch_powi(const stoch_
     return acc;
 }
 
-/// min / max by the samples' means (no instability check).
-template <class T> __device__ __forceinline__ stoch_t<T> fmin(const stoch_t<T>& a, const stoch_t<T>& b) {
-    return stoch_dsa_cmp_means(a.x, a.y, a.z, b.x, b.y, b.z) <= 0 ? a : b;
+/// Logarithm of `a` in base `b` per sample (ln a / ln b, as Rust's `log`), nudged by one ulp;
+/// a math-function instability when the argument or the base is numerical noise.
+__device__ __noinline__ float stoch_libm_log(float u, float v) { return logf(u) / logf(v); }
+__device__ __noinline__ double stoch_libm_log(double u, double v) { return ::log(u) / ::log(v); }
+template <class T> __device__ __forceinline__ stoch_t<T> log(const stoch_t<T>& a, const stoch_t<T>& b) {
+    unsigned char f = a.flags | b.flags;
+    if ((STOCH_DETECT & STOCH_MATH) && (stoch_is_noise_fast(a) || stoch_is_noise_fast(b))) f |= STOCH_MATH;
+    return stoch_perturb(stoch_libm_log(a.x, b.x), stoch_libm_log(a.y, b.y), stoch_libm_log(a.z, b.z), f);
 }
-template <class T> __device__ __forceinline__ stoch_t<T> fmax(const stoch_t<T>& a, const stoch_t<T>& b) {
-    return stoch_dsa_cmp_means(a.x, a.y, a.z, b.x, b.y, b.z) >= 0 ? a : b;
+template <class T> __device__ __forceinline__ stoch_t<T> log(const stoch_t<T>& a, typename stoch_ident<T>::type b) { return log(a, stoch_t<T>(b)); }
+
+/// Sine and cosine (each as `sin` and `cos`).
+template <class T> __device__ __forceinline__ void sincos(const stoch_t<T>& a, stoch_t<T>* s, stoch_t<T>* c) {
+    *s = sin(a);
+    *c = cos(a);
+}
+
+/// 1 / a with random rounding; a division instability when `a` is numerical noise.
+template <class T> __device__ __forceinline__ stoch_t<T> recip(const stoch_t<T>& a) { return stoch_div_impl(stoch_t<T>((T)1), a, false); }
+
+/// Radians to degrees: a randomly rounded product by (T)(180 / pi), no check (math.rs).
+template <class T> __device__ __forceinline__ stoch_t<T> to_degrees(const stoch_t<T>& a) {
+    return stoch_mul_impl(a, stoch_t<T>((T)__longlong_as_double(0x404ca5dc1a63c1f8LL)), true);
+}
+/// Degrees to radians: a randomly rounded product by (T)(pi / 180), no check.
+template <class T> __device__ __forceinline__ stoch_t<T> to_radians(const stoch_t<T>& a) {
+    return stoch_mul_impl(a, stoch_t<T>((T)__longlong_as_double(0x3f91df46a2529d39LL)), true);
+}
+
+/// min and max by the stochastic relations, as math.rs `min`/`max`: a value with a NaN sample
+/// loses to the other (`a` first); else `a` when `a <= b` (`a >= b`), equality included. The
+/// result carries a Branching flag when a - b is numerical noise.
+template <class T> __device__ __forceinline__ bool stoch_any_nan(const stoch_t<T>& a) {
+    return stoch_nan_bits(a.x) || stoch_nan_bits(a.y) || stoch_nan_bits(a.z);
+}
+template <class T> __device__ __forceinline__ stoch_t<T> stoch_minmax(const stoch_t<T>& a, const stoch_t<T>& b, bool is_max) {
+    if (stoch_any_nan(a)) return b;
+    if (stoch_any_nan(b)) return a;
+    unsigned char f;
+    int o = stoch_relation_checked(a, b, &f);
+    stoch_t<T> r = (is_max ? (o == 1 || o == 0) : (o == -1 || o == 0)) ? a : b;
+    r.flags |= f;
+    return r;
+}
+template <class T> __device__ __forceinline__ stoch_t<T> fmin(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_minmax(a, b, false); }
+template <class T> __device__ __forceinline__ stoch_t<T> fmax(const stoch_t<T>& a, const stoch_t<T>& b) { return stoch_minmax(a, b, true); }
+
+/// `a` restricted to [lo, hi] by stochastic comparisons (math.rs `clamp`: `a < lo` gives lo,
+/// else `a > hi` gives hi, else a); the result carries a Branching flag when a comparison made
+/// was on numerical noise.
+template <class T> __device__ __forceinline__ stoch_t<T> clamp(const stoch_t<T>& a, const stoch_t<T>& lo, const stoch_t<T>& hi) {
+    unsigned char f, g = 0;
+    stoch_t<T> r = a;
+    if (stoch_relation_checked(a, lo, &f) == -1) {
+        r = lo;
+    } else if (stoch_relation_checked(a, hi, &g) == 1) {
+        r = hi;
+    }
+    r.flags |= (unsigned char)(f | g);
+    return r;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -411,15 +411,53 @@ fn branching_on_a_noise_difference_fires() {
 #[test]
 fn branching_in_min_max_clamp_is_attributed_to_the_call() {
     let _g = defaults();
-    let (_, l) = (two(1.01).max(Sf64::ONE), line!());
+    let branching = |v: Sf64| v.flags().contains(Instability::Branching);
+    // `two(1.01) − 1` is noise: the choice depends on round-off. Recorded at the call, and the
+    // chosen value carries the flag.
+    let (m, l) = (two(1.01).max(Sf64::ONE), line!());
     assert_one(Instability::Branching, l);
+    assert!(branching(m));
     reset();
-    let (_, l) = (two(1.01).min(Sf64::ONE), line!());
+    let (m, l) = (two(1.01).min(Sf64::ONE), line!());
     assert_one(Instability::Branching, l);
+    assert!(branching(m));
+    reset();
+    // The operand order does not matter.
+    let (m, l) = (Sf64::ONE.max(two(1.01)), line!());
+    assert_one(Instability::Branching, l);
+    assert!(branching(m));
     reset();
     // `self < lo` is unstable; `self > hi` is not.
-    let (_, l) = (tiny_noise().clamp(Sf64::new(0.0), Sf64::ONE), line!());
+    let (c, l) = (tiny_noise().clamp(Sf64::new(0.0), Sf64::ONE), line!());
     assert_one(Instability::Branching, l);
+    assert!(branching(c));
+    reset();
+    // Both comparisons of clamp are unstable: two events at the call, one flag.
+    let (c, l) = (Sf64::ONE.clamp(two(1.01), two(1.01)), line!());
+    assert_count(Instability::Branching, l, 2);
+    assert!(branching(c));
+    reset();
+    // A significant difference: no event, no flag; an exact tie neither.
+    for v in [
+        two(0.99).max(Sf64::ONE),
+        two(0.99).min(Sf64::ONE),
+        Sf64::ONE.max(Sf64::ONE),
+        Sf64::new(0.5).clamp(Sf64::new(0.0), Sf64::ONE),
+        two(0.99).clamp(Sf64::new(0.0), Sf64::ONE),
+    ] {
+        assert!(!branching(v), "{v:?}");
+    }
+    assert_eq!(report().total(), 0, "{}", report());
+    // With Branching detection off, neither an event nor a flag.
+    Config::default()
+        .disable(Instability::Branching)
+        .report(ReportMode::Off)
+        .apply();
+    reset();
+    assert!(!branching(two(1.01).max(Sf64::ONE)));
+    assert!(!branching(tiny_noise().clamp(Sf64::new(0.0), Sf64::ONE)));
+    assert_eq!(report().total(), 0, "{}", report());
+    Config::default().report(ReportMode::Off).apply();
 }
 
 #[test]
@@ -942,6 +980,7 @@ fn stoch_detect_lists_switch_kinds() {
         ("all,-branching,-division", 5),
         ("division,power", 2),
         ("math", 1),
+        ("math_function", 1),
     ] {
         detect(value).report(ReportMode::Off).apply();
         reset();
@@ -1068,6 +1107,27 @@ fn hook_receives_every_event() {
     assert_eq!(*n, 1);
     assert_eq!(ops[0], [1e-17, -1e-17, 2e-17]);
     assert_eq!(report().total(), 3);
+}
+
+#[test]
+fn hook_sees_the_subtrahend_as_written() {
+    let _g = defaults();
+    type Seen = Vec<(Instability, [[f64; 3]; 2])>;
+    let seen: Arc<Mutex<Seen>> = Arc::default();
+    let sink = seen.clone();
+    set_hook(move |e| sink.lock().unwrap().push((e.kind, e.operands)));
+    let a = Sf64::from_samples([1.0 - 1e-10, 1.0, 1.0 + 1e-10]);
+    let b = Sf64::new(0.9999);
+    let _ = a - b; // cancellation: the event carries `b`, not `-b`
+    let _ = a - 0.9999; // the same with a plain subtrahend
+    clear_hook();
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    for (kind, ops) in seen {
+        assert_eq!(kind, Instability::Cancellation);
+        assert_eq!(ops[0], a.samples());
+        assert_eq!(ops[1], [0.9999; 3]);
+    }
 }
 
 #[test]

@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// `target/<profile>/examples/<name>`, next to this test's `deps/` directory. `cargo test`
-/// builds the examples there; when the test was built alone (`cargo test --test report_once`),
-/// the example is built here with the same profile and target directory.
+/// builds the examples there; this test also asks cargo once per example and process (a no-op
+/// when it is fresh), so that a run of this test alone (`cargo test --test report_once`) never
+/// uses a stale example binary.
 fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let profile_dir = exe
@@ -18,9 +19,15 @@ fn example(name: &str) -> PathBuf {
     let path = profile_dir
         .join("examples")
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    if !path.exists() {
+    static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut built = BUILT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !built.iter().any(|b| b == name) {
         build_example(name, profile_dir);
+        built.push(name.to_string());
     }
+    drop(built);
     assert!(
         path.exists(),
         "{} is missing: run `cargo build --example {name}`",
@@ -233,6 +240,50 @@ fn stoch_detect_from_the_environment() {
     let err = stderr(&out);
     assert!(err.contains("1 numerical instability detected"), "{err}");
     assert!(err.contains("Not checked: division, branching."), "{err}");
+}
+
+#[test]
+fn environment_is_read_before_a_first_check_that_draws_no_random_bits() {
+    // `abs` draws no random bits; the detection mask it reads must already be the environment's.
+    let out = run(
+        "report_once",
+        &["abs-first"],
+        &[("STOCH_DETECT", "-intrinsic")],
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("No instability detected."), "{err}");
+    assert!(err.contains("Not checked: intrinsic."), "{err}");
+    let out = run("report_once", &["abs-first"], &[]);
+    let err = stderr(&out);
+    assert!(err.contains("1 numerical instability detected"), "{err}");
+    assert!(err.contains("unstable intrinsic function"), "{err}");
+}
+
+#[test]
+fn init_names_environment_variables_it_does_not_apply() {
+    let out = run(
+        "report_once",
+        &["explicit"],
+        &[("STOCH_SEED", "7"), ("STOCH_REPORT", "json")],
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("stoch: STOCH_SEED=7, STOCH_REPORT=json are not applied"),
+        "{err}"
+    );
+    assert_eq!(
+        text_reports(&err),
+        1,
+        "the text report of the explicit config: {err}"
+    );
+    // A variable the explicit configuration happens to hold is not named.
+    let out = run("report_once", &["explicit"], &[("STOCH_SEED", "1")]);
+    assert!(!stderr(&out).contains("not applied"), "{}", stderr(&out));
+    // `guard` builds its configuration from the environment: nothing to name.
+    let out = run("report_once", &["guard"], &[("STOCH_SEED", "7")]);
+    assert!(!stderr(&out).contains("not applied"), "{}", stderr(&out));
 }
 
 #[test]

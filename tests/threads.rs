@@ -52,6 +52,9 @@ fn item(i: usize) -> f64 {
     if i % 4 == 1 {
         acc += noise(m).exp(); // math function
     }
+    if i % 17 == 3 {
+        acc += noise(m).powi(2); // power
+    }
     if i.is_multiple_of(13) {
         let e = f64::EPSILON;
         let a = Sf64::from_samples([1.0, 1.0 + 2.0 * e, 1.0 - e]);
@@ -91,7 +94,7 @@ fn counts_are_identical_over_1_2_and_8_threads() {
     let expect = [
         (Instability::Division, multiples(2, 0)),
         (Instability::Multiplication, multiples(11, 0)),
-        (Instability::Power, 0),
+        (Instability::Power, multiples(17, 3)),
         (Instability::Branching, multiples(5, 0)),
         (Instability::Intrinsic, multiples(7, 0)),
         (Instability::MathFunction, multiples(4, 1)),
@@ -104,8 +107,8 @@ fn counts_are_identical_over_1_2_and_8_threads() {
         assert_eq!(one.count(kind), n, "{kind}: {one}");
     }
     assert_eq!(one.collapse_total(), multiples(13, 0), "{one}");
-    // Seven sites: one per instability line, cancellation at two.
-    assert_eq!(one.sites().len(), 7, "{one}");
+    // Eight sites: one per instability line, cancellation at two.
+    assert_eq!(one.sites().len(), 8, "{one}");
     assert!(one.sites().iter().all(|s| s.file.ends_with("threads.rs")));
     assert_eq!(one.collapses().len(), 1);
     for threads in [2, 8] {

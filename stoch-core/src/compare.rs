@@ -1,5 +1,6 @@
 //! Stochastic relations (DESIGN §3): `a == b` iff `a − b` is a computed zero; `a > b` iff
-//! `a − b` is not numerical noise and `mean(a) > mean(b)`; `a >= b` iff `mean(a) >= mean(b)` or
+//! `a − b` is not numerical noise and `mean(a) > mean(b)` (decided by the sign of `a − b`'s
+//! mean, which is exact for exact operands); `a >= b` iff `mean(a) >= mean(b)` or
 //! `a − b` is a computed zero.
 //!
 //! # Instability
@@ -12,7 +13,7 @@ use core::cmp::Ordering;
 use std::panic::Location;
 
 use crate::config;
-use crate::digits::{is_computed_zero, is_noise};
+use crate::digits::{is_computed_zero, is_noise, sign3};
 use crate::instability::Instability;
 use crate::report::record;
 use crate::{StochFloat, Stochastic};
@@ -20,14 +21,17 @@ use crate::{StochFloat, Stochastic};
 impl<T: StochFloat> Stochastic<T> {
     /// The ordering and whether the difference was numerical noise.
     #[inline]
-    fn relation(&self, other: &Self) -> (Option<Ordering>, bool) {
+    pub(crate) fn relation(&self, other: &Self) -> (Option<Ordering>, bool) {
         let d = self.without_flags().raw_sub(other.without_flags());
         let noise = is_noise(&d.s());
         if noise || is_computed_zero(&d.s()) {
             return (Some(Ordering::Equal), noise);
         }
-        let (ma, mb) = (self.to_f64(), other.to_f64());
-        (ma.partial_cmp(&mb), false)
+        // The difference is significant: its sign orders the operands. (Comparing the two
+        // means instead would call adjacent exact values equal when both means round alike.)
+        // A NaN difference of non-NaN operands (∞ − ∞) falls back to the means.
+        let o = sign3(&d.s()).or_else(|| self.to_f64().partial_cmp(&other.to_f64()));
+        (o, false)
     }
 
     #[inline]

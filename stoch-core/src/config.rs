@@ -49,11 +49,50 @@ pub(crate) const COLLAPSE_BIT: u8 = 0x80;
 pub struct Config {
     seed: u64,
     cancel_level: u32,
+    #[serde(with = "kind_list")]
     detect: u8,
     report: ReportMode,
     max_sites: usize,
     confidence: f64,
+    #[serde(with = "kind_list")]
     panic_on: u8,
+}
+
+/// A kind mask in JSON: the list of the kinds' names in report order (`"division"`, ...,
+/// `"cancellation"`), then `"collapse"` for accuracy collapses.
+mod kind_list {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::COLLAPSE_BIT;
+    use crate::instability::Instability;
+
+    pub(super) fn serialize<S: Serializer>(mask: &u8, s: S) -> Result<S::Ok, S::Error> {
+        let kinds = Instability::ALL
+            .iter()
+            .filter(|k| mask & k.bit() != 0)
+            .map(|k| k.name());
+        let collapse = (mask & COLLAPSE_BIT != 0).then_some("collapse");
+        s.collect_seq(kinds.chain(collapse))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        names.iter().try_fold(0u8, |mask, n| {
+            if n == "collapse" {
+                Ok(mask | COLLAPSE_BIT)
+            } else {
+                Instability::from_name(n)
+                    .map(|k| mask | k.bit())
+                    .ok_or_else(|| {
+                        D::Error::custom(format!(
+                            "unknown kind {n:?}: expected division, multiplication, power, \
+                             branching, intrinsic, math_function, cancellation or collapse"
+                        ))
+                    })
+            }
+        })
+    }
 }
 
 impl Default for Config {
@@ -198,6 +237,34 @@ impl Config {
     /// A [`ConfigError`] naming the first variable whose value is not accepted.
     pub fn from_env() -> Result<Config, ConfigError> {
         Config::default().merge_env(|k| std::env::var(k).ok())
+    }
+
+    /// The environment variables that [`merge_env`](Config::merge_env) reads.
+    pub const ENV_VARS: [&'static str; 7] = [
+        "STOCH_SEED",
+        "STOCH_CANCEL_LEVEL",
+        "STOCH_DETECT",
+        "STOCH_REPORT",
+        "STOCH_MAX_SITES",
+        "STOCH_CONFIDENCE",
+        "STOCH_PANIC_ON",
+    ];
+
+    /// The variables set in the environment (through `get`) whose value this configuration
+    /// does not hold, as `NAME=value`: what [`init`](crate::init) with this configuration leaves
+    /// unapplied.
+    pub(crate) fn env_not_applied(&self, get: impl Fn(&str) -> Option<String>) -> Vec<String> {
+        Self::ENV_VARS
+            .iter()
+            .filter_map(|name| {
+                let v = get(name)?;
+                let applied = self
+                    .clone()
+                    .merge_env(|k| (k == *name).then(|| v.clone()))
+                    .is_ok_and(|c| c == *self);
+                (!applied).then(|| format!("{name}={v}"))
+            })
+            .collect()
     }
 
     /// Like [`from_env`](Config::from_env) with a custom variable lookup (for tests).
@@ -449,10 +516,16 @@ pub fn current() -> Config {
 /// Reads the environment once, the first time stochastic arithmetic or the report is used
 /// without an explicit [`init`](crate::init). A bad value is printed to stderr (once, naming
 /// the variable) and the defaults are kept for every setting.
+#[inline(always)]
 pub(crate) fn ensure_init() {
-    if INIT.is_completed() {
-        return;
+    if !INIT.is_completed() {
+        init_from_env();
     }
+}
+
+#[cold]
+#[inline(never)]
+fn init_from_env() {
     // Applied inside `call_once`: other threads wait until the environment's settings are in
     // force before their first operation.
     INIT.call_once(|| {
@@ -469,9 +542,12 @@ pub(crate) fn ensure_init() {
     });
 }
 
-/// Whether detection of `kind` (bit) is on; one relaxed load.
+/// Whether detection of `kind` (bit) is on. Reads the environment first if nothing has yet
+/// (operations that draw no random bits, such as `abs` or a cast, can be a program's first):
+/// after that, one acquire load of the initialisation state and one relaxed load of the mask.
 #[inline(always)]
 pub(crate) fn on(bit: u8) -> bool {
+    ensure_init();
     DETECT.load(Ordering::Relaxed) & bit != 0
 }
 

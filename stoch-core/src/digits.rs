@@ -12,6 +12,14 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 use crate::{StochFloat, Stochastic};
 
 /// Student's t quantile at 97.5% with 2 degrees of freedom (β = 95%).
+///
+/// ```
+/// // With samples (1 − d, 1, 1 + d): C = log10(√3 / (τ·d)).
+/// let d = 1e-6;
+/// let c = (3f64.sqrt() / (stoch_core::TAU_95 * d)).log10();
+/// let x = stoch_core::Sf64::from_samples([1.0 - d, 1.0, 1.0 + d]);
+/// assert!((x.digits_estimate() - c).abs() < 1e-6);
+/// ```
 pub const TAU_95: f64 = 4.302652729749464;
 
 /// `0.6 / τ²`: above `K·m²`, `Σ(R_i − m)²` makes a computed zero.
@@ -20,7 +28,14 @@ static CZ_K: AtomicU64 = AtomicU64::new(0x3FA0_980A_362D_AB30);
 static LOG_OFFSET: AtomicU64 = AtomicU64::new(0xBFD9_4A8E_E276_C6A6);
 static TAU: AtomicU64 = AtomicU64::new(0x4011_35EA_98E1_46BB);
 
-/// The Student t quantile `τ_β` for `N − 1 = 2` degrees of freedom, two-sided, from `statrs`.
+/// The Student t quantile `τ_β` for `N − 1 = 2` degrees of freedom, two-sided, from `statrs`:
+/// the `τ` with probability `β` that `|t| ≤ τ`.
+///
+/// ```
+/// use stoch_core::{student_tau, TAU_95};
+/// assert!((student_tau(0.95) - TAU_95).abs() < 1e-9);
+/// assert!((student_tau(0.99) - 9.924843).abs() < 1e-5);
+/// ```
 #[must_use]
 pub fn student_tau(beta: f64) -> f64 {
     let t = StudentsT::new(0.0, 1.0, 2.0).expect("valid Student t parameters");
@@ -38,7 +53,13 @@ pub(crate) fn set_confidence(beta: f64) {
     LOG_OFFSET.store((3f64.sqrt() / tau).log10().to_bits(), Ordering::Relaxed);
 }
 
-/// The τ in force.
+/// The τ in force: [`TAU_95`] by default, [`student_tau`] of the configured confidence
+/// ([`Config::confidence`](crate::Config::confidence)) otherwise.
+///
+/// ```
+/// // Default confidence, 95%.
+/// assert_eq!(stoch_core::tau(), stoch_core::TAU_95);
+/// ```
 #[must_use]
 pub fn tau() -> f64 {
     f64::from_bits(TAU.load(Ordering::Relaxed))
@@ -53,10 +74,39 @@ fn k() -> f64 {
 #[inline(always)]
 pub(crate) fn stats<T: StochFloat>(s: &[T; 3]) -> (f64, f64) {
     let (a, b, c) = (s[0].to_f64(), s[1].to_f64(), s[2].to_f64());
-    // Each third first: no overflow for samples near the top of the range.
-    let m = a / 3.0 + b / 3.0 + c / 3.0;
+    let m = mean3(a, b, c);
     let (da, db, dc) = (a - m, b - m, c - m);
     (m, da * da + db * db + dc * dc)
+}
+
+/// The mean of three `f64` samples: exactly the sample when all three are equal, otherwise
+/// `(a + b + c) / 3` (one rounding of the sum, one of the quotient), and each third first when
+/// the sum overflows.
+#[inline(always)]
+pub(crate) fn mean3(a: f64, b: f64, c: f64) -> f64 {
+    if a == b && b == c {
+        return a;
+    }
+    let sum = a + b + c;
+    if sum.is_finite() || !(a.is_finite() && b.is_finite() && c.is_finite()) {
+        sum / 3.0
+    } else {
+        a / 3.0 + b / 3.0 + c / 3.0
+    }
+}
+
+/// The sign of the sum of three samples (the sign of their mean), without underflow to zero:
+/// `Greater`, `Less`, `Equal` for a zero sum, `None` for NaN.
+#[inline(always)]
+pub(crate) fn sign3<T: StochFloat>(s: &[T; 3]) -> Option<core::cmp::Ordering> {
+    let (a, b, c) = (s[0].to_f64(), s[1].to_f64(), s[2].to_f64());
+    let sum = a + b + c;
+    let sum = if sum.is_finite() || !(a.is_finite() && b.is_finite() && c.is_finite()) {
+        sum
+    } else {
+        a * 0.25 + b * 0.25 + c * 0.25
+    };
+    sum.partial_cmp(&0.0)
 }
 
 /// Whether three samples make numerical noise: a computed zero that is not an exact zero.
@@ -198,13 +248,34 @@ impl<T: StochFloat> Stochastic<T> {
         is_computed_zero(&self.s())
     }
 
-    /// Whether all three samples are zero.
+    /// Whether all three samples are zero (of either sign): a value known to be zero, as
+    /// opposed to numerical noise.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let a = Sf64::new(0.1);
+    /// assert!((a - a).is_exact_zero());
+    /// assert!(Sf64::new(-0.0).is_exact_zero());
+    /// assert!(!Sf64::from_samples([0.0, 1e-300, 0.0]).is_exact_zero());
+    /// ```
     #[must_use]
     pub fn is_exact_zero(&self) -> bool {
         self.s().iter().all(|x| *x == T::ZERO)
     }
 
     /// Whether the value is numerical noise: a computed zero that is not an exact zero.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// // 0.1 + 0.2 − 0.3 is round-off only: noise, not an exact zero (y and z round 0.1 + 0.2
+    /// // opposite ways, to 0.3 and to the double above it).
+    /// let r = Sf64::new(0.1) + Sf64::new(0.2) - Sf64::new(0.3);
+    /// assert!(r.is_numerical_noise() && !r.is_exact_zero());
+    /// assert!(Sf64::from_samples([1e-17, -2e-17, 3e-18]).is_numerical_noise());
+    /// assert!(!Sf64::new(0.0).is_numerical_noise());
+    /// assert!(!Sf64::new(1e-300).is_numerical_noise());
+    /// # stoch_core::reset();
+    /// ```
     #[must_use]
     pub fn is_numerical_noise(&self) -> bool {
         is_noise(&self.s())

@@ -63,12 +63,84 @@ use crate::{StochFloat, Stochastic};
 /// ```
 impl<T: StochFloat> fmt::Display for Stochastic<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut buf = Buf::new();
         if f.alternate() {
+            let mut buf = Buf::new();
             cadna_str(self.s(), &mut buf);
             return pad(f, "", buf.as_str(), false);
         }
-        let s = self.s().map(StochFloat::to_f64);
+        let cap = f
+            .precision()
+            .map(|p| p.max(1).try_into().unwrap_or(u32::MAX));
+        exact_digits(self, f, cap, None, false)
+    }
+}
+
+/// `{:e}`: the same string as `{}`, the exact significant digits of the mean in exponent
+/// notation (`8.02469135802469e-1`), `@.0` for a computed zero; `{:E}` writes `E` for `e`.
+///
+/// The choices, so that `{:e}` never shows a digit that is not exact:
+///
+/// * A precision counts digits **after the point**, as for `f64` (`{:.3e}` asks for four
+///   significant digits), and is capped at the exact digits: `{:.3e}` of a value with two exact
+///   digits prints `3.3e-1`, and `{:.0e}` prints one digit.
+/// * A computed zero prints `@.0` whatever the precision.
+/// * An exact zero is exact to the type's full precision: `0.00000000000000e0` (`f64`),
+///   `0.000000e0` (`f32`), or as many zeros as the precision asks, up to that.
+/// * Non-finite samples print `NaN`, `inf`, `-inf` as for `{}`.
+/// * Width, fill, alignment, `+` and `0` behave as for `{}`; `#` is ignored (CADNA's format is
+///   `{:#}`).
+///
+/// ```
+/// use stoch_core::Sf64;
+/// let third = Sf64::new(1.0) / 3.0;
+/// assert_eq!(format!("{third:e}"), "3.33333333333333e-1");
+/// assert_eq!(format!("{third:.3e}"), "3.333e-1");
+/// assert_eq!(format!("{third:.3E}"), "3.333E-1");
+/// let two_digits = Sf64::from_samples([0.33, 0.334, 0.336]);
+/// assert_eq!(two_digits.digits(), 2);
+/// assert_eq!(format!("{two_digits:.5e}"), "3.3e-1");
+/// assert_eq!(format!("{:e}", Sf64::from_samples([1e-17, -3e-17, 4e-17])), "@.0");
+/// assert_eq!(format!("{:.2e}", Sf64::new(0.0)), "0.00e0");
+/// ```
+impl<T: StochFloat> fmt::LowerExp for Stochastic<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cap = f.precision().map(sig_after_point);
+        exact_digits(self, f, cap, cap, false)
+    }
+}
+
+/// `{:E}`: as [`LowerExp`](fmt::LowerExp) (`{:e}`) with an upper-case `E`.
+///
+/// ```
+/// use stoch_core::Sf32;
+/// let x = Sf32::new(1234.5);
+/// assert_eq!(format!("{x:E}"), "1.234500E3");
+/// assert_eq!(format!("{x:.2E}"), "1.23E3");
+/// ```
+impl<T: StochFloat> fmt::UpperExp for Stochastic<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cap = f.precision().map(sig_after_point);
+        exact_digits(self, f, cap, cap, true)
+    }
+}
+
+/// Significant digits for a precision that counts digits after the point.
+fn sig_after_point(p: usize) -> u32 {
+    p.saturating_add(1).try_into().unwrap_or(u32::MAX)
+}
+
+/// Writes the exact digits of `x`'s mean: at most `cap` significant digits (at least one), an
+/// exact zero with `zero_cap` digits (the type's full precision when `None`), `E` when `upper`.
+fn exact_digits<T: StochFloat>(
+    x: &Stochastic<T>,
+    f: &mut fmt::Formatter<'_>,
+    cap: Option<u32>,
+    zero_cap: Option<u32>,
+    upper: bool,
+) -> fmt::Result {
+    let mut buf = Buf::new();
+    {
+        let s = x.s().map(StochFloat::to_f64);
         let mean = mean_f64(s);
         let sign = if mean.is_sign_negative() && !mean.is_nan() {
             "-"
@@ -83,21 +155,20 @@ impl<T: StochFloat> fmt::Display for Stochastic<T> {
             return pad(f, sign, body, false);
         }
         if s.iter().all(|&v| v == 0.0) {
-            let _ = write!(buf, "{:.*e}", (T::MAX_DIGITS - 1) as usize, 0.0f64);
+            let z = zero_cap.map_or(T::MAX_DIGITS, |c| c.clamp(1, T::MAX_DIGITS));
+            let _ = write!(buf, "{:.*e}", (z - 1) as usize, 0.0f64);
             return pad(f, sign, buf.as_str(), true);
         }
-        let d = if self.is_computed_zero() {
-            0
-        } else {
-            self.digits()
-        };
+        let d = if x.is_computed_zero() { 0 } else { x.digits() };
         if d == 0 {
             return pad(f, "", "@.0", false);
         }
-        let d = f
-            .precision()
-            .map_or(d, |p| d.min(p.max(1).try_into().unwrap_or(u32::MAX)));
-        let _ = write!(buf, "{:.*e}", (d - 1) as usize, mean.abs());
+        let d = cap.map_or(d, |c| d.min(c.max(1)));
+        if upper {
+            let _ = write!(buf, "{:.*E}", (d - 1) as usize, mean.abs());
+        } else {
+            let _ = write!(buf, "{:.*e}", (d - 1) as usize, mean.abs());
+        }
         pad(f, sign, buf.as_str(), true)
     }
 }
@@ -1465,7 +1536,7 @@ D c004924924924925 c004924924924925 c004924924924925 -0.257142857142857E+001
         assert_eq!(
             format!("{all:?}"),
             "Stochastic { samples: [0.1, NaN, -inf], flags: [division, multiplication, power, \
-             branching, intrinsic, math, cancellation] }"
+             branching, intrinsic, math_function, cancellation] }"
         );
         assert_eq!(
             format!("{x:#?}"),

@@ -74,7 +74,16 @@ impl Instability {
         }
     }
 
-    /// Short lowercase name, as accepted by `STOCH_DETECT` and `STOCH_PANIC_ON`.
+    /// Short lowercase name, as accepted by `STOCH_DETECT` and `STOCH_PANIC_ON`, printed in the
+    /// report's site lines and used as the kind's JSON name.
+    ///
+    /// ```
+    /// use stoch_core::Instability;
+    /// for k in Instability::ALL {
+    ///     assert_eq!(Instability::from_name(k.name()), Some(k));
+    /// }
+    /// assert_eq!(Instability::MathFunction.name(), "math_function");
+    /// ```
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -83,7 +92,7 @@ impl Instability {
             Instability::Power => "power",
             Instability::Branching => "branching",
             Instability::Intrinsic => "intrinsic",
-            Instability::MathFunction => "math",
+            Instability::MathFunction => "math_function",
             Instability::Cancellation => "cancellation",
         }
     }
@@ -204,7 +213,10 @@ pub struct Event {
     pub kind: Instability,
     /// The user's expression that performed the operation.
     pub location: &'static Location<'static>,
-    /// The operands' samples, widened to `f64` (one or two operands; unused ones are NaN).
+    /// The operands' samples, widened to `f64` (one or two operands; unused ones are NaN), as
+    /// the user wrote them: for `a − b`, `a` and `b`. Two exceptions: for `mul_add(a, b, c)`'s
+    /// cancellation the first operand is the product `a·b` (rounded to nearest) and the second
+    /// `c`; for `t − x` with a plain `t`, they are `−x` and `t`.
     pub operands: [[f64; 3]; 2],
     /// How many entries of `operands` are meaningful.
     pub operand_count: usize,

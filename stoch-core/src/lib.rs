@@ -66,6 +66,6 @@ pub use report::{
     CollapseSite, GpuCount, Guard, Report, Site,
 };
 pub use rng::{current_seed, seed, DEFAULT_SEED};
-mod fmt; // fmt-helper
-pub use fmt::ParseStochasticError; // fmt-helper
-mod composite_stoch; // composite-helper
+mod fmt;
+pub use fmt::ParseStochasticError;
+mod composite_stoch;

@@ -8,6 +8,7 @@
 //! or exponent; Intrinsic for `abs`/`signum` of samples of both signs and for
 //! `floor ceil round trunc fract` and integer conversions whose per-sample results differ.
 
+use core::cmp::Ordering;
 use std::panic::Location;
 
 use crate::config;
@@ -20,8 +21,33 @@ use crate::{rng, StochFloat, Stochastic};
 const MATH: u8 = Instability::MathFunction.bit();
 const POW: u8 = Instability::Power.bit();
 const INTRINSIC: u8 = Instability::Intrinsic.bit();
+const BRANCH: u8 = Instability::Branching.bit();
 
 impl<T: StochFloat> Stochastic<T> {
+    /// The stochastic ordering of `self` and `other` (DESIGN §3, as the relations in
+    /// `compare.rs` decide it) for a method that selects one of them, with the Branching bit
+    /// when the difference is numerical noise (the event is then recorded at the caller).
+    #[inline]
+    #[track_caller]
+    fn select_cmp(&self, other: &Self) -> (Option<Ordering>, u8) {
+        let (o, noise) = self.relation(other);
+        if noise && config::on(BRANCH) {
+            record(
+                Instability::Branching,
+                Location::caller(),
+                &[&self.s(), &other.s()],
+            );
+            return (o, BRANCH);
+        }
+        (o, 0)
+    }
+
+    /// Whether any sample is NaN, without the instability check of [`is_nan`](Self::is_nan).
+    #[inline]
+    fn any_nan(&self) -> bool {
+        self.s().iter().any(|x| x.is_nan())
+    }
+
     /// Applies a faithful library function per sample and rounds each result randomly by one ulp.
     #[inline]
     fn lib1(self, f: impl Fn(T) -> T) -> Self {
@@ -134,6 +160,18 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// Power, when the base or the exponent is numerical noise.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// let w = 2f64.powf(0.5);
+    /// let r = Sf64::new(2.0).powf(Sf64::new(0.5));
+    /// assert!(r.samples().iter().all(|&s| s == w.next_up() || s == w.next_down()));
+    /// assert!(r.digits() >= 14);
+    /// // A noisy exponent makes the power meaningless.
+    /// let noise = Sf64::from_samples([1e-17, -1e-17, 2e-17]);
+    /// assert!(Sf64::new(2.0).powf(noise).flags().contains(Instability::Power));
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -150,6 +188,13 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// MathFunction, when the argument or the base is numerical noise.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let r = Sf64::new(1000.0).log(Sf64::new(10.0));
+    /// assert!((r.to_f64() - 3.0).abs() < 1e-14);
+    /// assert!(r.digits() >= 14);
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -163,6 +208,16 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// MathFunction, when both arguments are numerical noise.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let h = Sf64::new(3.0).hypot(Sf64::new(4.0));
+    /// // 5 is exact; the result is moved one ulp either way.
+    /// assert!(h.samples().iter().all(|&s| s == 5f64.next_up() || s == 5f64.next_down()));
+    /// assert!(h == Sf64::new(5.0));
+    /// // No overflow where the squares would overflow.
+    /// assert!(Sf64::new(1e300).hypot(Sf64::new(1e300)).is_finite());
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -183,6 +238,15 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// MathFunction, when both arguments are numerical noise (the angle is then meaningless).
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// let a = Sf64::new(1.0).atan2(Sf64::new(-1.0));
+    /// assert!((a.to_f64() - 3.0 * std::f64::consts::FRAC_PI_4).abs() < 1e-15);
+    /// let noise = Sf64::from_samples([1e-17, -1e-17, 2e-17]);
+    /// assert!(noise.atan2(noise).flags().contains(Instability::MathFunction));
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -199,6 +263,13 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// Sine and cosine.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let (s, c) = Sf64::new(0.5).sin_cos();
+    /// assert!(s == Sf64::new(0.5).sin() && c == Sf64::new(0.5).cos());
+    /// assert!((s * s + c * c - 1.0).is_computed_zero());
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -211,6 +282,14 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// Intrinsic, when the samples have different signs.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// assert_eq!(Sf64::from_samples([-1.0, -1.5, -2.0]).abs().samples(), [1.0, 1.5, 2.0]);
+    /// let noise = Sf64::from_samples([1e-17, -1e-17, 2e-17]);
+    /// assert!(noise.abs().flags().contains(Instability::Intrinsic));
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -229,6 +308,14 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// Intrinsic, when the samples' integer parts differ.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// assert_eq!(Sf64::new(-2.75).fract().samples(), [-0.75; 3]);
+    /// let near_one = Sf64::from_samples([1.0 - 1e-15, 1.0, 1.0 + 1e-15]);
+    /// assert!(near_one.fract().flags().contains(Instability::Intrinsic));
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -241,63 +328,120 @@ impl<T: StochFloat> Stochastic<T> {
         r
     }
 
-    /// The larger of two values by the stochastic relation `>=`.
+    /// The larger of two values by the stochastic relation `>=` (`self` when they are equal).
+    /// A value with a NaN sample loses to the other, as in `f64::max`.
     ///
     /// # Instability
     ///
-    /// Branching, when the two are not distinguishable from each other (noise difference).
+    /// Branching, when the two are not distinguishable from each other (their difference is
+    /// numerical noise): the choice depends on round-off, so it is recorded at the call and
+    /// the result carries the Branching flag.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// assert_eq!(Sf64::new(1.0).max(Sf64::new(2.0)).samples(), [2.0; 3]);
+    /// assert_eq!(Sf64::new(1.0).max(Sf64::NAN).samples(), [1.0; 3]);
+    /// let a = Sf64::from_samples([0.8, 1.0, 1.2]); // no digit against 1
+    /// let m = a.max(Sf64::ONE);
+    /// assert!(m.flags().contains(Instability::Branching));
+    /// assert!(!Sf64::new(1.0).max(Sf64::new(2.0)).flags().contains(Instability::Branching));
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
     pub fn max(self, other: Self) -> Self {
-        if self.is_nan() {
+        if self.any_nan() {
             return other;
         }
-        if other.is_nan() || self >= other {
+        if other.any_nan() {
+            return self;
+        }
+        let (o, bit) = self.select_cmp(&other);
+        let r = if matches!(o, Some(Ordering::Greater | Ordering::Equal)) {
             self
         } else {
             other
-        }
+        };
+        r.or_flags(bit)
     }
 
-    /// The smaller of two values by the stochastic relation `<=`.
+    /// The smaller of two values by the stochastic relation `<=` (`self` when they are equal).
+    /// A value with a NaN sample loses to the other, as in `f64::min`.
     ///
     /// # Instability
     ///
-    /// Branching, as [`max`](Stochastic::max).
+    /// Branching, as [`max`](Stochastic::max): recorded and ORed into the result's flags.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// assert_eq!(Sf64::new(1.0).min(Sf64::new(2.0)).samples(), [1.0; 3]);
+    /// let a = Sf64::from_samples([0.8, 1.0, 1.2]);
+    /// assert!(a.min(Sf64::ONE).flags().contains(Instability::Branching));
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
     pub fn min(self, other: Self) -> Self {
-        if self.is_nan() {
+        if self.any_nan() {
             return other;
         }
-        if other.is_nan() || self <= other {
+        if other.any_nan() {
+            return self;
+        }
+        let (o, bit) = self.select_cmp(&other);
+        let r = if matches!(o, Some(Ordering::Less | Ordering::Equal)) {
             self
         } else {
             other
-        }
+        };
+        r.or_flags(bit)
     }
 
-    /// `self` restricted to `[lo, hi]` by stochastic comparisons.
+    /// `self` restricted to `[lo, hi]` by stochastic comparisons: `lo` when `self < lo`, else
+    /// `hi` when `self > hi`, else `self` (a NaN stays NaN).
     ///
     /// # Instability
     ///
-    /// Branching, as [`max`](Stochastic::max).
+    /// Branching, as [`max`](Stochastic::max), for each of the two comparisons that is
+    /// unstable: recorded and ORed into the result's flags.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// let (lo, hi) = (Sf64::new(0.0), Sf64::new(1.0));
+    /// assert_eq!(Sf64::new(1.5).clamp(lo, hi).samples(), [1.0; 3]);
+    /// assert_eq!(Sf64::new(-0.5).clamp(lo, hi).samples(), [0.0; 3]);
+    /// assert_eq!(Sf64::new(0.25).clamp(lo, hi).samples(), [0.25; 3]);
+    /// // Noise around 0: whether it is below `lo` depends on round-off.
+    /// let noise = Sf64::from_samples([1e-17, -1e-17, 2e-17]);
+    /// assert!(noise.clamp(lo, hi).flags().contains(Instability::Branching));
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
     pub fn clamp(self, lo: Self, hi: Self) -> Self {
-        if self < lo {
-            lo
-        } else if self > hi {
-            hi
+        let (below, b1) = self.select_cmp(&lo);
+        if below == Some(Ordering::Less) {
+            return lo.or_flags(b1);
+        }
+        let (above, b2) = self.select_cmp(&hi);
+        if above == Some(Ordering::Greater) {
+            hi.or_flags(b1 | b2)
         } else {
-            self
+            self.or_flags(b1 | b2)
         }
     }
 
     /// The magnitude of each sample of `self` with the sign of the same sample of `sign`.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let x = Sf64::from_samples([1.0, 2.0, 3.0]);
+    /// assert_eq!(x.copysign(Sf64::new(-0.0)).samples(), [-1.0, -2.0, -3.0]);
+    /// assert_eq!(x.copysign(Sf64::from_samples([1.0, -1.0, 1.0])).samples(), [1.0, -2.0, 3.0]);
+    /// ```
     #[inline]
     #[must_use]
     pub fn copysign(self, sign: Self) -> Self {
@@ -310,6 +454,13 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// MathFunction, when the samples disagree.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!(Sf64::NAN.is_nan());
+    /// assert!(!Sf64::new(1.0).is_nan());
+    /// assert!((Sf64::INFINITY - Sf64::INFINITY).is_nan());
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -322,6 +473,17 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// MathFunction, when the samples disagree.
+    ///
+    /// ```
+    /// use stoch_core::{report, Instability, Sf64};
+    /// assert!(Sf64::new(1e308).is_finite());
+    /// assert!(!(Sf64::new(1e308) * 10.0).is_finite());
+    /// // Samples that disagree: not finite, and an instability.
+    /// let edge = Sf64::from_samples([f64::MAX, f64::INFINITY, f64::MAX]);
+    /// assert!(!edge.is_finite());
+    /// assert!(report().count(Instability::MathFunction) >= 1);
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -334,6 +496,12 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// MathFunction, when the samples disagree.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!((Sf64::new(1.0) / 0.0).is_infinite());
+    /// assert!(!Sf64::MAX.is_infinite());
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -346,6 +514,12 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// Intrinsic, when the samples' signs disagree.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!(Sf64::new(0.0).is_sign_positive());
+    /// assert!(!Sf64::new(-2.0).is_sign_positive());
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -358,6 +532,16 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// Intrinsic, when the samples' signs disagree.
+    ///
+    /// ```
+    /// use stoch_core::{report, Instability, Sf64};
+    /// assert!(Sf64::new(-0.0).is_sign_negative());
+    /// // Noise around zero: the samples disagree on the sign.
+    /// let noise = Sf64::from_samples([-1e-17, -3e-17, 2e-17]);
+    /// assert!(noise.is_sign_negative());
+    /// assert_eq!(report().count(Instability::Intrinsic), 1);
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -397,7 +581,7 @@ impl<T: StochFloat> Stochastic<T> {
 
 /// Exact functions applied per sample, with the intrinsic check.
 macro_rules! exact_per_sample {
-    ($($name:ident: $doc:literal;)*) => {
+    ($($name:ident: $doc:literal, $example:literal;)*) => {
         impl<T: StochFloat> Stochastic<T> {
             $(
                 #[doc = $doc]
@@ -405,6 +589,12 @@ macro_rules! exact_per_sample {
                 /// # Instability
                 ///
                 /// Intrinsic, when the samples' results differ.
+                ///
+                /// ```
+                /// use stoch_core::{Instability, Sf64};
+                #[doc = $example]
+                /// # stoch_core::reset();
+                /// ```
                 #[track_caller]
                 #[inline]
                 #[must_use]
@@ -416,15 +606,34 @@ macro_rules! exact_per_sample {
     };
 }
 exact_per_sample! {
-    signum: "Sign of each sample: 1, −1 (or NaN); the samples differ in sign when the value is noise around 0.";
-    floor: "Largest integer ≤ each sample.";
-    ceil: "Smallest integer ≥ each sample.";
-    round: "Nearest integer, halves away from zero.";
-    trunc: "Integer part.";
+    signum: "Sign of each sample: 1, −1 (or NaN); the samples differ in sign when the value is noise around 0.",
+        "assert_eq!(Sf64::new(-2.5).signum().samples(), [-1.0; 3]);\n\
+         let noise = Sf64::from_samples([1e-17, -1e-17, 2e-17]);\n\
+         assert!(noise.signum().flags().contains(Instability::Intrinsic));";
+    floor: "Largest integer ≤ each sample.",
+        "assert_eq!(Sf64::new(-2.5).floor().samples(), [-3.0; 3]);\n\
+         let two = Sf64::from_samples([2.0 - 1e-15, 2.0, 2.0 + 1e-15]);\n\
+         assert_eq!(two.floor().samples(), [1.0, 2.0, 2.0]);\n\
+         assert!(two.floor().flags().contains(Instability::Intrinsic));";
+    ceil: "Smallest integer ≥ each sample.",
+        "assert_eq!(Sf64::new(2.1).ceil().samples(), [3.0; 3]);\n\
+         let two = Sf64::from_samples([2.0 - 1e-15, 2.0, 2.0 + 1e-15]);\n\
+         assert!(two.ceil().flags().contains(Instability::Intrinsic));\n\
+         assert!(!Sf64::new(2.0).ceil().flags().contains(Instability::Intrinsic));";
+    round: "Nearest integer, halves away from zero.",
+        "assert_eq!(Sf64::new(2.5).round().samples(), [3.0; 3]);\n\
+         assert_eq!(Sf64::new(-2.5).round().samples(), [-3.0; 3]);\n\
+         let half = Sf64::from_samples([0.5 - 1e-16, 0.5, 0.5]);\n\
+         assert!(half.round().flags().contains(Instability::Intrinsic));";
+    trunc: "Integer part.",
+        "assert_eq!(Sf64::new(-2.7).trunc().samples(), [-2.0; 3]);\n\
+         let x = Sf64::from_samples([2.9, 3.0, 3.1]);\n\
+         assert_eq!(x.trunc().samples(), [2.0, 3.0, 3.0]);\n\
+         assert!(x.trunc().flags().contains(Instability::Intrinsic));";
 }
 
 macro_rules! unary_math {
-    ($($name:ident: $doc:literal;)*) => {
+    ($($name:ident($arg:literal): $doc:literal;)*) => {
         impl<T: StochFloat> Stochastic<T> {
             $(
                 #[doc = $doc]
@@ -434,6 +643,24 @@ macro_rules! unary_math {
                 /// # Instability
                 ///
                 /// MathFunction, when the argument is numerical noise.
+                ///
+                /// # Examples
+                ///
+                /// Every sample is the standard library's result moved one ulp down or up, so
+                /// that the library's own error counts in the digits:
+                ///
+                /// ```
+                /// use stoch_core::{Instability, Sf64};
+                #[doc = concat!("let w = ", stringify!($arg), "f64.", stringify!($name), "();")]
+                #[doc = concat!("let r = Sf64::new(", stringify!($arg), ").", stringify!($name), "();")]
+                /// assert!(r.samples().iter().all(|&s| s == w.next_up() || s == w.next_down()));
+                /// assert!(r.digits() >= 14);
+                /// assert!(r.flags().is_empty());
+                /// // The argument is numerical noise: flagged.
+                #[doc = concat!("let x = Sf64::from_samples([", stringify!($arg), " * 0.8, ", stringify!($arg), ", ", stringify!($arg), " * 1.2]);")]
+                #[doc = concat!("assert!(x.", stringify!($name), "().flags().contains(Instability::MathFunction));")]
+                /// # stoch_core::reset();
+                /// ```
                 #[track_caller]
                 #[inline]
                 #[must_use]
@@ -445,30 +672,37 @@ macro_rules! unary_math {
     };
 }
 unary_math! {
-    exp: "`e^self`.";
-    exp2: "`2^self`.";
-    exp_m1: "`e^self − 1`, accurate near zero.";
-    ln: "Natural logarithm.";
-    ln_1p: "`ln(1 + self)`, accurate near zero.";
-    log2: "Base-2 logarithm.";
-    log10: "Base-10 logarithm.";
-    cbrt: "Cube root.";
-    sin: "Sine (radians).";
-    cos: "Cosine (radians).";
-    tan: "Tangent (radians).";
-    asin: "Arcsine, in radians.";
-    acos: "Arccosine, in radians.";
-    atan: "Arctangent, in radians.";
-    sinh: "Hyperbolic sine.";
-    cosh: "Hyperbolic cosine.";
-    tanh: "Hyperbolic tangent.";
-    asinh: "Inverse hyperbolic sine.";
-    acosh: "Inverse hyperbolic cosine.";
-    atanh: "Inverse hyperbolic tangent.";
+    exp(1.0): "`e^self`.";
+    exp2(0.5): "`2^self`.";
+    exp_m1(0.001): "`e^self − 1`, accurate near zero.";
+    ln(2.0): "Natural logarithm.";
+    ln_1p(0.001): "`ln(1 + self)`, accurate near zero.";
+    log2(3.0): "Base-2 logarithm.";
+    log10(7.0): "Base-10 logarithm.";
+    cbrt(2.0): "Cube root.";
+    sin(0.5): "Sine (radians).";
+    cos(0.5): "Cosine (radians).";
+    tan(0.5): "Tangent (radians).";
+    asin(0.5): "Arcsine, in radians.";
+    acos(0.5): "Arccosine, in radians.";
+    atan(0.5): "Arctangent, in radians.";
+    sinh(0.5): "Hyperbolic sine.";
+    cosh(0.5): "Hyperbolic cosine.";
+    tanh(0.5): "Hyperbolic tangent.";
+    asinh(0.5): "Inverse hyperbolic sine.";
+    acosh(1.5): "Inverse hyperbolic cosine.";
+    atanh(0.5): "Inverse hyperbolic tangent.";
 }
 
 impl<T: StochFloat> Stochastic<T> {
     /// Radians to degrees (a randomly rounded product).
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let d = Sf64::new(std::f64::consts::PI).to_degrees();
+    /// assert!(d == Sf64::new(180.0));
+    /// assert!(d.digits() >= 14);
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -477,6 +711,13 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// Degrees to radians (a randomly rounded product).
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let r = Sf64::new(90.0).to_radians();
+    /// assert!(r == Sf64::new(std::f64::consts::FRAC_PI_2));
+    /// assert!(r.digits() >= 14);
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -485,10 +726,148 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// `powf` with a plain exponent.
+    ///
+    /// # Instability
+    ///
+    /// Power, when the base is numerical noise.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let r = Sf64::new(8.0).powf_scalar(1.0 / 3.0);
+    /// assert!(r == Sf64::new(2.0));
+    /// let w = 8f64.powf(1.0 / 3.0);
+    /// assert!(r.samples().iter().all(|&s| s == w.next_up() || s == w.next_down()));
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
     pub fn powf_scalar(self, n: T) -> Self {
         self.powf(Self::new(n))
+    }
+
+    /// A total order for sorting and keys, as `f64::total_cmp` is: by the mean (computed in
+    /// `f64`, ordered by `f64::total_cmp`, so `−0 < +0` and NaNs at the ends by sign), then, for
+    /// equal means, by the samples `x`, `y`, `z` in turn (again by `total_cmp`). Two values are
+    /// `Equal` exactly when their samples are bit for bit the same; flags are ignored.
+    ///
+    /// Unlike `<` and `partial_cmp`, this is not the stochastic relation: it orders values whose
+    /// difference is numerical noise by their means all the same, and records no Branching
+    /// instability. Use it where any consistent order will do (`sort_by`, `BTreeMap` keys), and
+    /// the stochastic relations where the order is a decision of the computation.
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use stoch_core::Sf64;
+    /// let mut v = vec![Sf64::new(3.0), Sf64::NAN, Sf64::new(-1.0), Sf64::new(2.0)];
+    /// v.sort_by(|a, b| a.total_cmp(b));
+    /// assert_eq!(v.iter().map(|x| x.to_f64()).take(3).collect::<Vec<_>>(), [-1.0, 2.0, 3.0]);
+    /// assert!(v[3].is_nan());
+    /// // Noise around 1 and 1 itself: equal for `==`, but ordered here by their means.
+    /// let a = Sf64::from_samples([0.8, 1.0, 1.3]);
+    /// assert!(a == Sf64::ONE);
+    /// assert_eq!(a.total_cmp(&Sf64::ONE), Ordering::Greater);
+    /// assert_eq!(Sf64::new(-0.0).total_cmp(&Sf64::new(0.0)), Ordering::Less);
+    /// ```
+    #[must_use]
+    pub fn total_cmp(&self, other: &Self) -> Ordering {
+        self.to_f64().total_cmp(&other.to_f64()).then_with(|| {
+            let (a, b) = (self.s(), other.s());
+            (0..3).fold(Ordering::Equal, |o, i| {
+                o.then_with(|| a[i].to_f64().total_cmp(&b[i].to_f64()))
+            })
+        })
+    }
+
+    /// The least non-negative remainder of `self` by `rhs`, per sample as `f64::rem_euclid`:
+    /// `r = self % rhs` (exact), plus `|rhs|` when `r < 0`, that addition randomly rounded.
+    ///
+    /// # Instability
+    ///
+    /// Intrinsic, when the samples' Euclidean quotients ([`div_euclid`](Self::div_euclid))
+    /// differ: the remainder then jumps by `|rhs|` from one sample to another.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// assert_eq!(Sf64::new(-7.0).rem_euclid(Sf64::new(4.0)).samples(), [1.0; 3]);
+    /// assert_eq!(Sf64::new(7.0).rem_euclid(Sf64::new(-4.0)).samples(), [3.0; 3]);
+    /// // Near a multiple of rhs, round-off decides the quotient.
+    /// let x = Sf64::from_samples([8.0 - 1e-14, 8.0, 8.0 + 1e-14]);
+    /// let r = x.rem_euclid(Sf64::new(4.0));
+    /// assert!(r.flags().contains(Instability::Intrinsic));
+    /// # stoch_core::reset();
+    /// ```
+    #[track_caller]
+    #[inline]
+    #[must_use]
+    pub fn rem_euclid(self, rhs: Self) -> Self {
+        let (a, b) = (self.s(), rhs.s());
+        let d = directions(rng::dir2());
+        let s = core::array::from_fn(|i| {
+            let r = a[i] % b[i];
+            if r < T::ZERO {
+                T::rr_add(r, b[i].abs(), d[i])
+            } else {
+                r
+            }
+        });
+        let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
+        self.euclid_check(rhs, r)
+    }
+
+    /// The Euclidean quotient per sample, as `f64::div_euclid`: the integer `q` such that
+    /// `self = q·rhs + r` with `0 ≤ r < |rhs|` (from the rounded quotient, as the standard
+    /// library computes it). An integer, so not randomly rounded.
+    ///
+    /// # Instability
+    ///
+    /// Intrinsic, when the samples' quotients differ.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// assert_eq!(Sf64::new(-7.0).div_euclid(Sf64::new(4.0)).samples(), [-2.0; 3]);
+    /// assert_eq!(Sf64::new(7.0).div_euclid(Sf64::new(-4.0)).samples(), [-1.0; 3]);
+    /// let x = Sf64::from_samples([8.0 - 1e-14, 8.0, 8.0 + 1e-14]);
+    /// let q = x.div_euclid(Sf64::new(4.0));
+    /// assert_eq!(q.samples(), [1.0, 2.0, 2.0]);
+    /// assert!(q.flags().contains(Instability::Intrinsic));
+    /// # stoch_core::reset();
+    /// ```
+    #[track_caller]
+    #[inline]
+    #[must_use]
+    pub fn div_euclid(self, rhs: Self) -> Self {
+        let (a, b) = (self.s(), rhs.s());
+        let s = core::array::from_fn(|i| div_euclid1(a[i], b[i]));
+        let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
+        self.euclid_check(rhs, r)
+    }
+
+    /// Intrinsic on `r` when the samples' Euclidean quotients of `self` by `rhs` differ.
+    #[track_caller]
+    #[inline]
+    fn euclid_check(self, rhs: Self, r: Self) -> Self {
+        if config::on(INTRINSIC) {
+            let (a, b) = (self.s(), rhs.s());
+            let q: [T; 3] = core::array::from_fn(|i| div_euclid1(a[i], b[i]));
+            if (q[0] != q[1] || q[1] != q[2]) && !q.iter().any(|x| x.is_nan()) {
+                return r.flag(Instability::Intrinsic, Location::caller(), &[&a, &b]);
+            }
+        }
+        r
+    }
+}
+
+/// `f64::div_euclid` for either sample type.
+#[inline]
+fn div_euclid1<T: StochFloat>(a: T, b: T) -> T {
+    let q = (a / b).trunc();
+    if a % b < T::ZERO {
+        if b > T::ZERO {
+            q - T::ONE
+        } else {
+            q + T::ONE
+        }
+    } else {
+        q
     }
 }

@@ -39,26 +39,75 @@ pub type Sf64 = Stochastic<f64>;
 
 impl<T: StochFloat> Stochastic<T> {
     /// Machine epsilon, exact.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert_eq!(Sf64::EPSILON.samples(), [f64::EPSILON; 3]);
+    /// assert_eq!(Sf64::EPSILON.digits(), 15);
+    /// ```
     pub const EPSILON: Self = Stochastic { v: T::EPSILON_L };
     /// Largest finite value, exact.
+    ///
+    /// ```
+    /// use stoch_core::Sf32;
+    /// assert_eq!(Sf32::MAX.samples(), [f32::MAX; 3]);
+    /// assert!(Sf32::MAX.is_finite());
+    /// ```
     pub const MAX: Self = Stochastic { v: T::MAX_L };
     /// Smallest finite value, exact.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert_eq!(Sf64::MIN.samples(), [f64::MIN; 3]);
+    /// ```
     pub const MIN: Self = Stochastic { v: T::MIN_L };
     /// Smallest positive normal value, exact.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert_eq!(Sf64::MIN_POSITIVE.to_f64(), f64::MIN_POSITIVE);
+    /// ```
     pub const MIN_POSITIVE: Self = Stochastic {
         v: T::MIN_POSITIVE_L,
     };
     /// Positive infinity.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!(Sf64::INFINITY.is_infinite() && Sf64::INFINITY.is_sign_positive());
+    /// ```
     pub const INFINITY: Self = Stochastic { v: T::INFINITY_L };
     /// Negative infinity.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!(Sf64::NEG_INFINITY.is_infinite() && Sf64::NEG_INFINITY.is_sign_negative());
+    /// ```
     pub const NEG_INFINITY: Self = Stochastic {
         v: T::NEG_INFINITY_L,
     };
     /// Not a number.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!(Sf64::NAN.is_nan());
+    /// assert_eq!(Sf64::NAN.digits(), 0);
+    /// ```
     pub const NAN: Self = Stochastic { v: T::NAN_L };
     /// Exact zero.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!(Sf64::ZERO.is_exact_zero());
+    /// assert!(!Sf64::ZERO.is_numerical_noise());
+    /// ```
     pub const ZERO: Self = Stochastic { v: T::ZERO_L };
     /// Exact one.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert_eq!((Sf64::ONE * 3.0).samples(), [3.0; 3]);
+    /// ```
     pub const ONE: Self = Stochastic { v: T::ONE_L };
 
     /// An exact value: three equal samples.
@@ -89,6 +138,14 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// A value from its samples and flags.
+    ///
+    /// ```
+    /// use stoch_core::{Flags, Instability, Sf64};
+    /// let x = Sf64::from_parts([1.0, 1.0, 1.0], Flags::EMPTY.with(Instability::Division));
+    /// assert!(x.flags().contains(Instability::Division));
+    /// // Flags are sticky: they follow the value through later operations.
+    /// assert!((x + 1.0).flags().contains(Instability::Division));
+    /// ```
     #[inline]
     #[must_use]
     pub fn from_parts(s: [T; 3], flags: Flags) -> Self {
@@ -98,6 +155,17 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// The three samples `[x, y, z]`.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let [x, y, z] = (Sf64::new(1.0) / 3.0).samples();
+    /// // Each sample is 1/3 rounded down or up: at most one ulp apart, never all alike.
+    /// let third = 1.0 / 3.0;
+    /// for s in [x, y, z] {
+    ///     assert!(s == third || s == third.next_up() || s == third.next_down());
+    /// }
+    /// assert_ne!(y, z);
+    /// ```
     #[inline]
     #[must_use]
     pub fn samples(&self) -> [T; 3] {
@@ -147,6 +215,14 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// This value with its flags cleared.
+    ///
+    /// ```
+    /// use stoch_core::{Flags, Instability, Sf64};
+    /// let x = Sf64::from_parts([2.0; 3], Flags::EMPTY.with(Instability::Power));
+    /// let y = x.without_flags();
+    /// assert!(y.flags().is_empty());
+    /// assert_eq!(y.samples(), [2.0; 3]);
+    /// ```
     #[inline]
     #[must_use]
     pub fn without_flags(self) -> Self {
@@ -165,14 +241,26 @@ impl<T: StochFloat> Stochastic<T> {
         T::from_f64(crate::digits::stats(&self.s()).0)
     }
 
-    /// The mean as `f64`.
+    /// The mean as `f64` (exactly the sample when the three samples are equal).
+    ///
+    /// ```
+    /// use stoch_core::{Sf32, Sf64};
+    /// assert_eq!(Sf64::new(0.802469135802469).to_f64(), 0.802469135802469);
+    /// assert_eq!(Sf32::from_samples([1.0, 2.0, 4.5]).to_f64(), 2.5);
+    /// ```
     #[inline]
     #[must_use]
     pub fn to_f64(&self) -> f64 {
         crate::digits::stats(&self.s()).0
     }
 
-    /// The mean rounded to `f32`.
+    /// The mean rounded to `f32` (to nearest).
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert_eq!(Sf64::from_samples([1.0, 2.0, 3.0]).to_f32(), 2.0f32);
+    /// assert_eq!(Sf64::new(0.1).to_f32(), 0.1f32);
+    /// ```
     #[inline]
     #[must_use]
     pub fn to_f32(&self) -> f32 {
@@ -196,6 +284,16 @@ impl<T: StochFloat> Stochastic<T> {
 
     /// Data known to within an absolute error `abs`: each sample is `x + u·abs` with `u`
     /// uniform in `[−1, 1]`.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let x = Sf64::with_absolute_error(2.0, 0.01);
+    /// assert!(x.samples().iter().all(|s| (s - 2.0).abs() <= 0.01));
+    /// // Three digits at most are meaningful.
+    /// assert!(x.digits() <= 3);
+    /// // No error: an exact value.
+    /// assert_eq!(Sf64::with_absolute_error(2.0, 0.0).samples(), [2.0; 3]);
+    /// ```
     #[must_use]
     pub fn with_absolute_error(x: T, abs: T) -> Self {
         let abs = abs.abs().to_f64();
@@ -209,39 +307,37 @@ impl<T: StochFloat> Stochastic<T> {
 }
 
 impl Stochastic<f32> {
-    /// Lossy conversion from `f64`: each sample is `x` rounded randomly up or down to `f32`.
+    /// Lossy conversion from `f64`: each sample is `x` rounded randomly toward −∞ or +∞ to
+    /// `f32` (x and y at random, z opposite to y). A value representable in `f32` is exact; NaN
+    /// and ±∞ propagate; a finite `x` beyond the `f32` range rounds toward zero to `±f32::MAX`
+    /// and away from zero to `±∞`, as IEEE directed rounding does.
     ///
     /// ```
     /// use stoch_core::Sf32;
     /// let x = Sf32::from_f64(0.1);
-    /// assert!(x.samples().iter().all(|s| (*s as f64 - 0.1).abs() < 1e-8));
+    /// let (lo, hi) = (0.1f32.next_down(), 0.1f32);
+    /// assert!(lo < hi && (lo as f64) < 0.1 && (hi as f64) > 0.1);
+    /// assert!(x.samples().iter().all(|&s| s == lo || s == hi));
     /// assert_eq!(Sf32::from_f64(0.5).samples(), [0.5; 3]);
+    /// // Beyond the range: MAX when rounded toward zero, ∞ when rounded away.
+    /// let big = Sf32::from_f64(1e39);
+    /// assert!(big.samples().iter().all(|&s| s == f32::MAX || s == f32::INFINITY));
     /// ```
     #[must_use]
     pub fn from_f64(x: f64) -> Self {
-        let dir = rng::dir2();
-        let d = crate::rounding::directions(dir);
-        let r = x as f32;
-        let s = core::array::from_fn(|i| {
-            let back = r as f64;
-            if !r.is_finite() || back == x || x.is_nan() {
-                r
-            } else if d[i] {
-                if back > x {
-                    r.next_down()
-                } else {
-                    r
-                }
-            } else if back < x {
-                r.next_up()
-            } else {
-                r
-            }
-        });
-        Self::from_samples(s)
+        let d = crate::rounding::directions(rng::dir2());
+        Self::from_samples(d.map(|down| narrow(x, down)))
     }
 
     /// Widens every sample to `f64` (exact), keeping the flags.
+    ///
+    /// ```
+    /// use stoch_core::Sf32;
+    /// let x = Sf32::from_samples([0.1, 0.1f32.next_up(), 0.1]);
+    /// let w = x.to_sf64();
+    /// assert_eq!(w.samples(), [0.1f32 as f64, 0.1f32.next_up() as f64, 0.1f32 as f64]);
+    /// assert_eq!(w.digits(), x.digits());
+    /// ```
     #[must_use]
     pub fn to_sf64(self) -> Stochastic<f64> {
         Stochastic::from_parts(self.s().map(|x| x as f64), self.flags())
@@ -249,29 +345,46 @@ impl Stochastic<f32> {
 }
 
 impl Stochastic<f64> {
-    /// Narrows every sample to `f32` with random rounding, keeping the flags.
+    /// Narrows every sample to `f32` with random rounding (as
+    /// [`Sf32::from_f64`](Stochastic::from_f64), per sample), keeping the flags.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let n = Sf64::new(1.0 / 3.0).to_sf32();
+    /// let third = (1.0f64 / 3.0) as f32;
+    /// assert!(n.samples().iter().all(|&s| (s - third).abs() <= f32::EPSILON));
+    /// assert_eq!(n.digits(), 7);
+    /// assert_eq!(Sf64::new(0.25).to_sf32().samples(), [0.25f32; 3]);
+    /// ```
     #[must_use]
     pub fn to_sf32(self) -> Stochastic<f32> {
         let d = crate::rounding::directions(rng::dir2());
-        let s = core::array::from_fn(|i| {
-            let x = self.a()[i];
-            let r = x as f32;
-            let back = r as f64;
-            if !r.is_finite() || back == x || x.is_nan() {
-                r
-            } else if d[i] {
-                if back > x {
-                    r.next_down()
-                } else {
-                    r
-                }
-            } else if back < x {
-                r.next_up()
-            } else {
-                r
-            }
-        });
-        Stochastic::from_parts(s, self.flags())
+        let x = self.s();
+        Stochastic::from_parts(core::array::from_fn(|i| narrow(x[i], d[i])), self.flags())
+    }
+}
+
+/// `x` rounded to `f32` toward −∞ (`down`) or +∞: exact values stay, NaN and infinities
+/// propagate, a finite `x` beyond the `f32` range rounds to `±f32::MAX` toward zero and to `±∞`
+/// away from it, and a tiny one to `±0` or the smallest subnormal.
+#[inline]
+fn narrow(x: f64, down: bool) -> f32 {
+    // Round to nearest first (±∞ beyond MAX + half an ulp), then step to the neighbour on the
+    // requested side; `next_up`/`next_down` of ±∞ give ±MAX, which handles overflow.
+    let r = x as f32;
+    let back = r as f64;
+    if x.is_nan() || back == x {
+        r
+    } else if down {
+        if back > x {
+            r.next_down()
+        } else {
+            r
+        }
+    } else if back < x {
+        r.next_up()
+    } else {
+        r
     }
 }
 

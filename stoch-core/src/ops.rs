@@ -104,7 +104,7 @@ impl<T: StochFloat> Stochastic<T> {
                 // The product rounded to nearest (no random bits: detection never changes results).
                 let (x, y) = (self.s(), a.s());
                 let p = core::array::from_fn(|i| x[i] * y[i]);
-                let bits = add_slow(&p, &b.s(), &r.s(), false, mask, Location::caller());
+                let bits = add_slow(&p, &b.s(), &r.s(), false, false, mask, Location::caller());
                 if bits != 0 {
                     return r.or_flags(bits);
                 }
@@ -118,6 +118,18 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// Division, when `self` is numerical noise.
+    ///
+    /// ```
+    /// use stoch_core::{Instability, Sf64};
+    /// let r = Sf64::new(3.0).recip();
+    /// let (lo, hi) = (1.0f64 / 3.0, (1.0f64 / 3.0).next_up());
+    /// // 1/3 lies between these two doubles: every sample is one of them.
+    /// assert!(r.samples().iter().all(|&s| s == lo || s == hi));
+    /// assert_eq!(Sf64::new(4.0).recip().samples(), [0.25; 3]); // exact
+    /// let noise = Sf64::from_samples([1e-17, -1e-17, 2e-17]);
+    /// assert!(noise.recip().flags().contains(Instability::Division));
+    /// # stoch_core::reset();
+    /// ```
     #[track_caller]
     #[inline]
     #[must_use]
@@ -136,6 +148,7 @@ fn check_add<T: StochFloat>(
     b: Stochastic<T>,
     r: Stochastic<T>,
     b_plain: bool,
+    b_negated: bool,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
     let mask = config::DETECT.load(Ordering::Relaxed);
@@ -160,7 +173,7 @@ fn check_add<T: StochFloat>(
     let collapse_on = mask & COLLAPSE_BIT != 0;
     let hit = (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise);
     if hit {
-        let bits = add_slow(&a.s(), &b.s(), &r.s(), b_plain, mask, loc);
+        let bits = add_slow(&a.s(), &b.s(), &r.s(), b_plain, b_negated, mask, loc);
         if bits != 0 {
             return r.or_flags(bits);
         }
@@ -175,6 +188,7 @@ fn add_slow<T: StochFloat>(
     b: &[T; 3],
     r: &[T; 3],
     b_plain: bool,
+    b_negated: bool,
     mask: u8,
     loc: &'static Location<'static>,
 ) -> u8 {
@@ -191,7 +205,9 @@ fn add_slow<T: StochFloat>(
         let dr = digits(r);
         let level = config::CANCEL_LEVEL.load(Ordering::Relaxed);
         if dmin >= dr + level && r.iter().any(|x| *x != T::ZERO) {
-            record(Instability::Cancellation, loc, &[a, b]);
+            // The hook sees the user's operands: the subtrahend, not its negation.
+            let b_user = if b_negated { b.map(|x| -x) } else { *b };
+            record(Instability::Cancellation, loc, &[a, &b_user]);
             return Instability::Cancellation.bit();
         }
     }
@@ -240,7 +256,7 @@ impl<T: StochFloat> Add for Stochastic<T> {
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
         let r = self.raw_add(rhs);
-        check_add(self, rhs, r, false, Location::caller())
+        check_add(self, rhs, r, false, false, Location::caller())
     }
 }
 
@@ -256,7 +272,7 @@ impl<T: StochFloat> Sub for Stochastic<T> {
     fn sub(self, rhs: Self) -> Self {
         let nb = -rhs;
         let r = self.raw_add(nb);
-        check_add(self, nb, r, false, Location::caller())
+        check_add(self, nb, r, false, true, Location::caller())
     }
 }
 
@@ -383,7 +399,7 @@ macro_rules! scalar_ops {
             fn add(self, rhs: $t) -> Self::Output {
                 let b = Stochastic::new(rhs);
                 let r = self.raw_add(b);
-                check_add(self, b, r, true, Location::caller())
+                check_add(self, b, r, true, false, Location::caller())
             }
         }
         impl Sub<$t> for Stochastic<$t> {
@@ -393,7 +409,7 @@ macro_rules! scalar_ops {
             fn sub(self, rhs: $t) -> Self::Output {
                 let b = Stochastic::new(-rhs);
                 let r = self.raw_add(b);
-                check_add(self, b, r, true, Location::caller())
+                check_add(self, b, r, true, true, Location::caller())
             }
         }
         impl Mul<$t> for Stochastic<$t> {
@@ -523,7 +539,7 @@ impl<T: StochFloat> Sum for Stochastic<T> {
         let loc = Location::caller();
         iter.fold(Self::ZERO, |acc, x| {
             let r = acc.raw_add(x);
-            check_add(acc, x, r, false, loc)
+            check_add(acc, x, r, false, false, loc)
         })
     }
 }
@@ -535,7 +551,7 @@ impl<'a, T: StochFloat> Sum<&'a Stochastic<T>> for Stochastic<T> {
         let loc = Location::caller();
         iter.fold(Self::ZERO, |acc, x| {
             let r = acc.raw_add(*x);
-            check_add(acc, *x, r, false, loc)
+            check_add(acc, *x, r, false, false, loc)
         })
     }
 }

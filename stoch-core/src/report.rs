@@ -225,13 +225,21 @@ pub struct GpuCount {
 ///                "count": u64 } ],       // most frequent first
 ///   "overflow_events": u64,              // events at sites beyond max_sites
 ///   "collapses": [ { "file": str, "line": u32, "column": u32, "count": u64 } ],
-///   "collapse_total": u64,
+///   "collapse_total": u64,               // all collapses, kept sites and overflow
+///   "collapse_overflow": u64,            // collapses at sites beyond max_sites
 ///   "gpu": [ { "kernel": str, "kind": "division", "count": u64 } ],
-///   "config": { "seed": u64, "cancel_level": u32, "detect": u8, "report": ...,
-///               "max_sites": usize, "confidence": f64, "panic_on": u8 },
+///   "config": { "seed": u64, "cancel_level": u32,
+///               "detect": [kind],            // kinds checked, plus "collapse"
+///               "report": "text" | "json" | "off" | { "json_file": str },
+///               "max_sites": usize, "confidence": f64,
+///               "panic_on": [kind] },        // kinds that panic at their first event
 ///   "hardware_fma": bool                 // false: a slow software path was built
 /// }
 /// ```
+///
+/// A `kind` is one of `"division"`, `"multiplication"`, `"power"`, `"branching"`,
+/// `"intrinsic"`, `"math_function"`, `"cancellation"` ([`Instability::name`]), the same
+/// names as in the text report and in `STOCH_DETECT`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     total: u64,
@@ -241,6 +249,7 @@ pub struct Report {
     overflow_events: u64,
     collapses: Vec<CollapseSite>,
     collapse_total: u64,
+    collapse_overflow: u64,
     gpu: Vec<GpuCount>,
     config: Config,
     hardware_fma: bool,
@@ -317,6 +326,7 @@ pub fn report() -> Report {
         overflow_events: st.overflow_events,
         collapses,
         collapse_total: st.collapse_total,
+        collapse_overflow: st.collapse_overflow,
         gpu,
         config,
         hardware_fma: cfg!(target_feature = "fma") || !cfg!(target_arch = "x86_64"),
@@ -358,6 +368,13 @@ impl Report {
     #[must_use]
     pub fn collapse_total(&self) -> u64 {
         self.collapse_total
+    }
+
+    /// Accuracy collapses at sites beyond the configured maximum number of sites (counted in
+    /// [`collapse_total`](Report::collapse_total), not in [`collapses`](Report::collapses)).
+    #[must_use]
+    pub fn collapse_overflow(&self) -> u64 {
+        self.collapse_overflow
     }
 
     /// Whether a division, multiplication or power instability invalidated the estimate
@@ -498,6 +515,21 @@ impl fmt::Display for Report {
             for s in self.collapses.iter().take(Self::SHOWN_SITES) {
                 writeln!(f, "  {}:{}:{}  {}", s.file, s.line, s.column, s.count)?;
             }
+            if self.collapses.len() > Self::SHOWN_SITES {
+                writeln!(
+                    f,
+                    "  ... {} more sites (see the JSON report)",
+                    self.collapses.len() - Self::SHOWN_SITES
+                )?;
+            }
+            if self.collapse_overflow > 0 {
+                writeln!(
+                    f,
+                    "  {} beyond the limit of {} sites (STOCH_MAX_SITES)",
+                    plural(self.collapse_overflow, "further collapse"),
+                    self.config.get_max_sites()
+                )?;
+            }
         }
         if !self.gpu.is_empty() {
             writeln!(f, "GPU (elements flagged per kernel):")?;
@@ -546,12 +578,27 @@ pub fn finish() {
 /// Applies `config` and returns a guard that prints the report when dropped, also when the
 /// thread unwinds from a panic.
 ///
+/// `config` is applied as given: the `STOCH_*` environment variables are not read. Start from
+/// [`Config::from_env`] to let them in. A variable that is set but not in force is named on
+/// stderr (`stoch: STOCH_SEED=7 is not applied: ...`), so that nothing is ignored silently.
+///
 /// ```
 /// use stoch_core::{Config, ReportMode};
-/// let _guard = stoch_core::init(Config::default().report(ReportMode::Off));
+/// // The environment's settings, then the program's own choices on top.
+/// let config = Config::from_env().expect("valid STOCH_* variables").report(ReportMode::Off);
+/// let _guard = stoch_core::init(config);
 /// ```
 #[must_use = "the report is printed when the guard is dropped"]
 pub fn init(config: Config) -> Guard {
+    let unapplied = config.env_not_applied(|k| std::env::var(k).ok());
+    if !unapplied.is_empty() {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "stoch: {} not applied: stoch_core::init was given an explicit configuration \
+             (build it from Config::from_env() to honour the environment)",
+            unapplied.join(", ") + if unapplied.len() == 1 { " is" } else { " are" }
+        );
+    }
     config.apply();
     Guard { _private: () }
 }
@@ -607,6 +654,7 @@ mod tests {
                 count: 1,
             }],
             collapse_total: 1,
+            collapse_overflow: 0,
             gpu: vec![GpuCount {
                 kernel: "matmul".into(),
                 kind: Instability::Multiplication,
@@ -658,6 +706,126 @@ GPU (elements flagged per kernel):
         assert_eq!(lines[2], "No instability detected.");
         assert_eq!(lines[3], "Not checked: branching.");
         assert_eq!(lines.len(), 6);
+    }
+
+    #[test]
+    fn golden_json_document() {
+        // Every field, in the order of the schema on `Report`; the configuration's kind lists
+        // and report mode in their JSON forms.
+        let mut r = sample_report();
+        r.collapse_total = 3;
+        r.collapse_overflow = 2;
+        r.overflow_events = 6;
+        r.config = r
+            .config
+            .disable(Instability::Branching)
+            .panic_on(Instability::Division)
+            .report(ReportMode::JsonFile("out/report.json".into()));
+        let want = r#"{
+  "total": 7,
+  "counts": {
+    "division": 2,
+    "multiplication": 0,
+    "power": 0,
+    "branching": 0,
+    "intrinsic": 0,
+    "math_function": 0,
+    "cancellation": 5
+  },
+  "self_validation_failed": true,
+  "sites": [
+    {
+      "kind": "cancellation",
+      "file": "src/main.rs",
+      "line": 12,
+      "column": 9,
+      "count": 5
+    },
+    {
+      "kind": "division",
+      "file": "src/lib.rs",
+      "line": 3,
+      "column": 17,
+      "count": 2
+    }
+  ],
+  "overflow_events": 6,
+  "collapses": [
+    {
+      "file": "src/main.rs",
+      "line": 20,
+      "column": 5,
+      "count": 1
+    }
+  ],
+  "collapse_total": 3,
+  "collapse_overflow": 2,
+  "gpu": [
+    {
+      "kernel": "matmul",
+      "kind": "multiplication",
+      "count": 4
+    }
+  ],
+  "config": {
+    "seed": 42,
+    "cancel_level": 4,
+    "detect": [
+      "division",
+      "multiplication",
+      "power",
+      "intrinsic",
+      "math_function",
+      "cancellation",
+      "collapse"
+    ],
+    "report": {
+      "json_file": "out/report.json"
+    },
+    "max_sites": 1000,
+    "confidence": 0.95,
+    "panic_on": [
+      "division"
+    ]
+  },
+  "hardware_fma": true
+}"#;
+        let json = r.to_json();
+        assert_eq!(json, want);
+        let back: Report = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+        // The text report names the collapses beyond the site limit.
+        assert!(
+            r.to_string()
+                .contains("  2 further collapses beyond the limit of 1000 sites"),
+            "{r}"
+        );
+    }
+
+    #[test]
+    fn unknown_kind_in_json_config_is_an_error() {
+        let json = sample_report()
+            .to_json()
+            .replace("\"panic_on\": []", "\"panic_on\": [\"divisions_by_zero\"]");
+        let err = serde_json::from_str::<Report>(&json).unwrap_err();
+        assert!(err.to_string().contains("divisions_by_zero"), "{err}");
+    }
+
+    #[test]
+    fn env_variables_not_in_an_explicit_config_are_named() {
+        let get = |k: &str| match k {
+            "STOCH_SEED" => Some("7".to_string()),
+            "STOCH_REPORT" => Some("off".to_string()),
+            _ => None,
+        };
+        let cfg = Config::default().seed(7);
+        assert_eq!(
+            cfg.env_not_applied(get),
+            vec!["STOCH_REPORT=off".to_string()]
+        );
+        let from_env = Config::default().merge_env(get).unwrap();
+        assert!(from_env.env_not_applied(get).is_empty());
+        assert!(Config::default().env_not_applied(|_| None).is_empty());
     }
 
     #[test]

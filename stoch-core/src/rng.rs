@@ -132,7 +132,13 @@ pub(crate) fn set_seed(seed: u64) {
     STATE.with(|st| st.left.set(0));
 }
 
-/// The seed in use.
+/// The seed in use: [`DEFAULT_SEED`] unless [`seed`], a [`Config`](crate::Config) or
+/// `STOCH_SEED` set another.
+///
+/// ```
+/// stoch_core::seed(1234);
+/// assert_eq!(stoch_core::current_seed(), 1234);
+/// ```
 pub fn current_seed() -> u64 {
     SEED.load(Ordering::Relaxed)
 }

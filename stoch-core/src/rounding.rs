@@ -12,18 +12,19 @@
 //! * fused multiply-add: the error of the FMA (Boldo and Muller, *Exact and approximated error of
 //!   the FMA*, IEEE TC 2011, algorithm ErrFma).
 //!
-//! Only rounding *up* is implemented per operation: rounding down uses the sign identities
-//! `RD(a+b) = −RU(−a−b)`, `RD(a·b) = −RU((−a)·b)`, `RD(a/b) = −RU((−a)/b)`,
-//! `RD(a·b+c) = −RU((−a)·b−c)`. A random bit becomes a sign mask that is XORed into the operands
-//! and the result, so the random direction never enters control flow.
+//! The portable path rounds in the requested direction directly: the round-to-nearest result
+//! moves one unit in the last place toward +∞ or −∞ when the error term says the exact result
+//! lies on that side. The random direction never enters control flow: it picks the step and the
+//! test through `core::hint::select_unpredictable`, which compiles to conditional moves.
 //!
 //! For `f32`, products, quotients and square roots are checked exactly in `f64`, where the
 //! product of two `f32` values is always exact.
 //!
 //! When the target has AVX-512 (`-C target-cpu=native` on a recent x86-64), the three samples are
 //! computed by one instruction with embedded round-toward-+∞ (`vaddpd {ru-sae}` and friends) on
-//! sign-masked operands; the portable path above is the always-correct fallback, and both are
-//! tested against the same oracle.
+//! sign-masked operands (rounding down through the sign identities `RD(a+b) = −RU(−a−b)`,
+//! `RD(a·b) = −RU((−a)·b)`, `RD(a/b) = −RU((−a)/b)`); the portable path above is the
+//! always-correct fallback, and both are tested against the same oracle.
 
 /// Random-direction kernels on the three samples of a value. `dir` holds two random bits: bit 0
 /// chooses the direction of sample `x`, bit 1 that of sample `y`, and `z` takes the opposite of
@@ -793,16 +794,14 @@ impl Kernels for f32 {
 #[inline(always)]
 pub(crate) fn nudge<T: crate::StochFloat>(r: T, down: bool) -> T {
     if r == T::ZERO || !r.is_finite() {
-        r
-    } else if down {
-        r.next_down()
+        return r;
+    }
+    // A finite library result stays finite: ±MAX is not moved past itself to ±∞.
+    let moved = if down { r.next_down() } else { r.next_up() };
+    if moved.is_finite() {
+        moved
     } else {
-        let u = r.next_up();
-        if u.is_finite() {
-            u
-        } else {
-            r
-        }
+        r
     }
 }
 

@@ -288,6 +288,32 @@ const FP_OPS: &[&str] = &[
     "tanh",
 ];
 
+/// Whether a PTX type suffix is a floating-point type: scalar (`f16 bf16 f32 f64 tf32`, the
+/// 8-bit `e4m3 e5m2` and smaller formats) or packed (`f16x2 bf16x2 f32x2 e4m3x2 ...`).
+fn is_fp_type(t: &str) -> bool {
+    let scalar = t.split_once('x').map_or(t, |(base, lanes)| {
+        if !lanes.is_empty() && lanes.bytes().all(|b| b.is_ascii_digit()) {
+            base
+        } else {
+            t
+        }
+    });
+    matches!(
+        scalar,
+        "f16"
+            | "bf16"
+            | "f32"
+            | "f64"
+            | "tf32"
+            | "e4m3"
+            | "e5m2"
+            | "e2m3"
+            | "e3m2"
+            | "e2m1"
+            | "ue8m0"
+    )
+}
+
 /// Name prefixes (inside mangled names) of the functions left out of the check: DSA statistics
 /// and library math calls, which are not sample arithmetic (see `kernels/stochastic.cuh`).
 /// Functions reachable only through calls from them (NVIDIA's internal helpers) are left out too.
@@ -337,7 +363,8 @@ fn identifiers(line: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Check that every floating-point arithmetic instruction (`add sub mul div sqrt fma mad rcp
-/// rsqrt ex2 lg2 sin cos tanh` on `.f32`/`.f64`) outside the exempt functions is directed
+/// rsqrt ex2 lg2 sin cos tanh` on a floating-point type: `.f32`, `.f64`, and the half, packed
+/// and narrow forms `.f16 .bf16 .f16x2 .bf16x2 .f32x2 ...`) outside the exempt functions is directed
 /// (`.rp` or `.rm`) and carries neither `.ftz` nor `.approx`.
 #[must_use]
 pub fn lint_ptx(ptx: &str) -> PtxLint {
@@ -412,7 +439,7 @@ pub fn lint_ptx(ptx: &str) -> PtxLint {
             continue;
         }
         let mods: Vec<&str> = parts.collect();
-        if !matches!(mods.last(), Some(&"f32") | Some(&"f64")) {
+        if !mods.last().is_some_and(|t| is_fp_type(t)) {
             continue;
         }
         if exempt.contains(func) {
@@ -475,6 +502,45 @@ mod tests {
             .map(|v| v.instruction.as_str())
             .collect();
         assert_eq!(bad, vec!["fma.rn.f32", "div.rp.ftz.f32"]);
+    }
+
+    #[test]
+    fn lint_checks_packed_and_half_forms() {
+        let ptx = "
+.visible .entry k()
+{
+\tadd.rn.f32x2 \t%rd1, %rd2, %rd3;
+\tfma.rn.f16x2 \t%r1, %r2, %r3, %r4;
+\tmul.rn.bf16 \t%rs1, %rs2, %rs3;
+\tadd.rp.f32x2 \t%rd4, %rd2, %rd3;
+\tex2.approx.ftz.bf16x2 \t%r5, %r6;
+\tadd.s32x2 \t%rd5, %rd2, %rd3;
+\tmul.wide.u32 \t%rd6, %r1, 4;
+}
+";
+        let l = lint_ptx(ptx);
+        let bad: Vec<&str> = l
+            .violations
+            .iter()
+            .map(|v| v.instruction.as_str())
+            .collect();
+        assert_eq!(
+            bad,
+            vec![
+                "add.rn.f32x2",
+                "fma.rn.f16x2",
+                "mul.rn.bf16",
+                "ex2.approx.ftz.bf16x2"
+            ]
+        );
+        assert_eq!(l.directed.get("add.rp.f32x2"), Some(&1));
+        assert_eq!(l.directed_total(), 1);
+        for t in ["f16", "bf16x2", "f32x2", "f64", "e4m3x2", "tf32"] {
+            assert!(is_fp_type(t), "{t}");
+        }
+        for t in ["s32", "u64", "b32", "x2", "f32x", "pred", "s16x2"] {
+            assert!(!is_fp_type(t), "{t}");
+        }
     }
 
     #[test]

@@ -35,6 +35,26 @@ pub enum BinaryOp {
     DivPlain,
     /// `pow(a, b)`
     Pow,
+    /// `fmin(a, b)`: the smaller by the stochastic `<=` (Branching on noise, as the host `min`)
+    Min,
+    /// `fmax(a, b)`: the larger by the stochastic `>=`
+    Max,
+    /// `copysign(a, b)` per sample
+    CopySign,
+    /// `log(a, b)`: logarithm of `a` in base `b`
+    LogBase,
+    /// `a % b` (fmod per sample; Intrinsic when the truncated quotients differ)
+    Rem,
+    /// `a % b.x`
+    RemPlain,
+    /// `a.x % b` (plain left operand: the first sample of `a`)
+    PlainRem,
+    /// `clamp(a, -b, b)`
+    ClampSym,
+    /// `rem_euclid(a, b)`: least non-negative remainder per sample
+    RemEuclid,
+    /// `div_euclid(a, b)`: Euclidean quotient per sample
+    DivEuclid,
 }
 
 impl BinaryOp {
@@ -81,6 +101,28 @@ pub enum UnaryOp {
     Cbrt,
     /// `a^3` by multiplication (`powi`)
     Cube,
+    /// `signum(a)` per sample
+    Signum,
+    /// `fract(a)`: `a - trunc(a)` per sample
+    Fract,
+    /// `recip(a)`: `1 / a`
+    Recip,
+    /// `to_degrees(a)`
+    ToDegrees,
+    /// `to_radians(a)`
+    ToRadians,
+    /// `sin(a)` from `sincos`, with the flags of the cosine too
+    SinCos,
+    /// `stoch_is_nan(a)` as an exact 1 or 0, with `a`'s flags after the test
+    IsNan,
+    /// `stoch_is_finite(a)` (1 or 0, with `a`'s flags)
+    IsFinite,
+    /// `stoch_is_infinite(a)` (1 or 0, with `a`'s flags)
+    IsInfinite,
+    /// `stoch_is_sign_positive(a)` (1 or 0, with `a`'s flags)
+    IsSignPositive,
+    /// `stoch_is_sign_negative(a)` (1 or 0, with `a`'s flags)
+    IsSignNegative,
 }
 
 /// Relations of `stoch_compare_*`, with DSA semantics.
@@ -99,6 +141,16 @@ pub enum CompareOp {
     Eq,
     /// `a != b`
     Ne,
+    /// `a == b.x` (plain right operand: the first sample of `b`)
+    EqPlain,
+    /// `a != b.x`
+    NePlain,
+    /// `b.x == a` (plain left operand)
+    PlainEq,
+    /// `b.x < a`
+    PlainLt,
+    /// `b.x >= a`
+    PlainGe,
 }
 
 /// How [`Gpu::sum`] sums: the three modes of the seed papers.

@@ -2,7 +2,8 @@
 //! the host C++ compiler with CUDA's built-ins emulated (`tests/emulation/emu.cpp`: directed
 //! rounding through the FPU rounding mode, one thread after another). This checks the header's
 //! logic (random rounding, flags, digits, layout, streams) against stoch-core where no GPU is
-//! available. Skipped with a printed reason when no C++ compiler is found.
+//! available. Skipped with a printed reason when no C++ compiler is found. The tests run one at
+//! a time (`common::serial`): several reset and read the global report.
 
 mod common;
 
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::{directed_f32, directed_f64, flag_cases, note, Inputs};
+use common::{api_cases, directed_f32, directed_f64, extreme_values, flag_cases, note, Inputs};
 use stoch_core::{Flags, Instability, Sf32, Sf64, StochFloat, Stochastic};
 use stoch_gpu::{reference, validate, DoUndoMode};
 
@@ -38,9 +39,14 @@ type Sum = unsafe extern "C" fn(*const Sf32, *mut Sf32, i64, i64, i32, u64);
 fn library() -> Option<&'static libloading::Library> {
     static LIB: OnceLock<Option<libloading::Library>> = OnceLock::new();
     LIB.get_or_init(|| {
-        let root = common::workspace();
-        let src = root.join("stoch-gpu/tests/emulation/emu.cpp");
-        let kernels = root.join("kernels");
+        let kernels = common::kernels_dir();
+        let src = common::workspace().join("stoch-gpu/tests/emulation/emu.cpp");
+        assert!(
+            src.is_file(),
+            "{} not found: run from the repository root or set {}",
+            src.display(),
+            common::WORKSPACE_VAR
+        );
         let mut dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
         if !dir.is_dir() {
             dir = std::env::temp_dir(); // a test binary carried to another machine
@@ -155,6 +161,7 @@ fn check_directed<T: Copy + PartialEq + std::fmt::Debug>(
 
 #[test]
 fn emulated_samples_are_directed_roundings() {
+    let _serial = common::serial();
     if library().is_none() {
         return;
     }
@@ -229,6 +236,7 @@ fn emulated_samples_are_directed_roundings() {
 
 #[test]
 fn emulated_flags_match_the_host_checks() {
+    let _serial = common::serial();
     if library().is_none() {
         return;
     }
@@ -352,6 +360,7 @@ fn emulated_flags_match_the_host_checks() {
 
 #[test]
 fn emulated_digits_match_host_digits() {
+    let _serial = common::serial();
     if library().is_none() {
         return;
     }
@@ -418,6 +427,7 @@ fn emulated_digits_match_host_digits() {
 
 #[test]
 fn emulated_layout_is_the_host_layout() {
+    let _serial = common::serial();
     let Some(f) = sym::<unsafe extern "C" fn(*mut u64)>("emu_layout_probe") else {
         return;
     };
@@ -436,6 +446,7 @@ fn emulated_layout_is_the_host_layout() {
 
 #[test]
 fn emulated_matmul_is_shape_independent_and_validates() {
+    let _serial = common::serial();
     let Some(f) = sym::<Matmul>("emu_matmul_f32") else {
         return;
     };
@@ -492,6 +503,7 @@ fn emulated_matmul_is_shape_independent_and_validates() {
 
 #[test]
 fn emulated_wave_validates_against_the_cpu() {
+    let _serial = common::serial();
     let (Some(step), Some(plain)) = (
         sym::<Wave>("emu_wave_step_f32"),
         sym::<PlainWave>("emu_plain_wave_step_f32"),
@@ -550,6 +562,7 @@ fn emulated_wave_validates_against_the_cpu() {
 
 #[test]
 fn emulated_do_undo_and_sums() {
+    let _serial = common::serial();
     let (Some(du), Some(partials), Some(atomic)) = (
         sym::<DoUndo>("emu_do_undo_f32"),
         sym::<Sum>("emu_sum_partials_f32"),
@@ -593,4 +606,259 @@ fn emulated_do_undo_and_sums() {
     // SAFETY: `total` holds one value.
     unsafe { atomic(ints.as_ptr(), total.as_mut_ptr(), 10_000, chunk, threads, 2) };
     assert_eq!(total[0].samples(), [exact; 3]);
+}
+
+fn check_digits_f64(values: &[Sf64]) -> usize {
+    let f: Digits<f64> = sym("emu_digits_f64").unwrap();
+    let (mut d, mut z) = (vec![0i32; values.len()], vec![0u8; values.len()]);
+    // SAFETY: three arrays of values.len() items.
+    unsafe {
+        f(
+            values.as_ptr(),
+            d.as_mut_ptr(),
+            z.as_mut_ptr(),
+            values.len() as i32,
+        )
+    };
+    let mut bad = 0;
+    for (i, v) in values.iter().enumerate() {
+        if (d[i] as u32, z[i] != 0) != (v.digits(), v.is_computed_zero()) {
+            bad += 1;
+            note(&format!(
+                "digits f64 {i}: {:?}: device ({}, {}) host ({}, {})",
+                v.samples(),
+                d[i],
+                z[i] != 0,
+                v.digits(),
+                v.is_computed_zero()
+            ));
+        }
+    }
+    bad
+}
+
+#[test]
+fn emulated_digits_match_host_at_the_ends_of_the_range() {
+    let _serial = common::serial();
+    if library().is_none() {
+        return;
+    }
+    let values = extreme_values();
+    // The cases the old device formulas got wrong are decided by the host as follows.
+    assert!(values[0].is_computed_zero() && values[0].digits() == 0);
+    assert_eq!(values[2].digits(), 6);
+    assert_eq!(values[5].digits(), 6);
+    assert!(values[6].is_computed_zero());
+    assert_eq!(check_digits_f64(&values), 0, "device vs host digits (f64)");
+    // f32: subnormals and the top of the range.
+    let mut rng = Inputs(22);
+    let mut v32 = vec![
+        Sf32::from_samples([1e-45, 3e-45, 1e-45]),
+        Sf32::from_samples([1e-40, 1.00001e-40, 0.99999e-40]),
+        Sf32::from_samples([1e-40, -1e-40, 2e-40]),
+        Sf32::from_samples([3e38, 3.3e38, 3.1e38]),
+        Sf32::from_samples([3.4e38, 3.39e38, 3.4e38]),
+    ];
+    for i in 0..4000 {
+        let e = rng.uniform(-44.0, 38.0);
+        let m = 10f64.powf(e) * if i % 2 == 0 { 1.0 } else { -1.0 };
+        let spread = 10f64.powf(-rng.uniform(0.0, 8.0));
+        let s = [
+            m,
+            m * (1.0 + spread * rng.uniform(-1.0, 1.0)),
+            m * (1.0 + spread * rng.uniform(-1.0, 1.0)),
+        ]
+        .map(|x| x as f32);
+        if s.iter().all(|x| x.is_finite()) {
+            v32.push(Sf32::from_samples(s));
+        }
+    }
+    let f: Digits<f32> = sym("emu_digits_f32").unwrap();
+    let (mut d, mut z) = (vec![0i32; v32.len()], vec![0u8; v32.len()]);
+    // SAFETY: three arrays of v32.len() items.
+    unsafe {
+        f(
+            v32.as_ptr(),
+            d.as_mut_ptr(),
+            z.as_mut_ptr(),
+            v32.len() as i32,
+        )
+    };
+    for (i, v) in v32.iter().enumerate() {
+        assert_eq!(
+            (d[i] as u32, z[i] != 0),
+            (v.digits(), v.is_computed_zero()),
+            "f32 {i}: {:?}",
+            v.samples()
+        );
+    }
+}
+
+/// Samples equal bit for bit (NaN equal to NaN).
+fn same_samples(x: &Sf64, y: &Sf64) -> bool {
+    x.samples()
+        .iter()
+        .zip(y.samples())
+        .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
+}
+
+#[test]
+fn emulated_api_functions_match_the_host() {
+    let _serial = common::serial();
+    if library().is_none() {
+        return;
+    }
+    let (a, b) = api_cases();
+    let bits = |r: &Sf64| r.flags().bits();
+    // Unary functions returning a value: (code, host, exact result).
+    type HostUnary = fn(Sf64) -> Sf64;
+    let unaries: [(i32, HostUnary, bool); 6] = [
+        (17, |x| x.signum(), true),
+        (18, |x| x.fract(), true),
+        (19, |x| x.recip(), false),
+        (20, |x| x.to_degrees(), false),
+        (21, |x| x.to_radians(), false),
+        (
+            22,
+            |x| {
+                let (s, c) = x.sin_cos();
+                Sf64::from_parts(
+                    s.samples(),
+                    Flags::from_bits(s.flags().bits() | c.flags().bits()),
+                )
+            },
+            false,
+        ),
+    ];
+    for (op, host, exact) in unaries {
+        let dev = unary("emu_unary_f64", &a, op, 3).unwrap();
+        for i in 0..a.len() {
+            let (h, hb) = common::host_flags(|| host(a[i]), bits);
+            assert_eq!(
+                dev[i].flags().bits(),
+                hb,
+                "unary {op} case {i}: {:?}",
+                a[i].samples()
+            );
+            if exact {
+                assert!(
+                    same_samples(&dev[i], &h),
+                    "unary {op} case {i}: {:?} vs {:?}",
+                    dev[i].samples(),
+                    h.samples()
+                );
+            }
+        }
+    }
+    // Tests of the samples: the result and the flag on the operand.
+    type HostTest = fn(Sf64) -> bool;
+    let tests: [(i32, HostTest); 5] = [
+        (23, |x| x.is_nan()),
+        (24, |x| x.is_finite()),
+        (25, |x| x.is_infinite()),
+        (26, |x| x.is_sign_positive()),
+        (27, |x| x.is_sign_negative()),
+    ];
+    for (op, host) in tests {
+        let dev = unary("emu_unary_f64", &a, op, 3).unwrap();
+        for i in 0..a.len() {
+            let (h, hb) = common::host_flags(|| host(a[i]), |_| a[i].flags().bits());
+            assert_eq!(
+                dev[i].samples()[0] == 1.0,
+                h,
+                "test {op} case {i}: {:?}",
+                a[i].samples()
+            );
+            assert_eq!(
+                dev[i].flags().bits(),
+                hb,
+                "test {op} flags, case {i}: {:?}",
+                a[i].samples()
+            );
+        }
+    }
+    // Binary functions: (code, host, exact result).
+    type HostBinary = fn(Sf64, Sf64) -> Sf64;
+    let binaries: [(i32, HostBinary, bool); 10] = [
+        (10, |x, y| x.min(y), true),
+        (11, |x, y| x.max(y), true),
+        (12, |x, y| x.copysign(y), true),
+        (13, |x, y| x.log(y), false),
+        (14, |x, y| x % y, true),
+        (15, |x, y| x % y.samples()[0], true),
+        (16, |x, y| x.samples()[0] % y, true),
+        (17, |x, y| x.clamp(-y, y), true),
+        (18, |x, y| x.rem_euclid(y), false),
+        (19, |x, y| x.div_euclid(y), true),
+    ];
+    for (op, host, exact) in binaries {
+        let dev = binary("emu_binary_f64", &a, &b, op, 9, 64).unwrap();
+        for i in 0..a.len() {
+            let (h, hb) = common::host_flags(|| host(a[i], b[i]), bits);
+            assert_eq!(
+                dev[i].flags().bits(),
+                hb,
+                "binary {op} case {i}: {:?} {:?}",
+                a[i].samples(),
+                b[i].samples()
+            );
+            if exact {
+                assert!(
+                    same_samples(&dev[i], &h),
+                    "binary {op} case {i}: {:?} vs {:?}",
+                    dev[i].samples(),
+                    h.samples()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn emulated_relations_follow_the_host() {
+    let _serial = common::serial();
+    if library().is_none() {
+        return;
+    }
+    let (a, b) = api_cases();
+    let cmp: Compare = sym("emu_compare_f64").unwrap();
+    type HostRel = fn(&Sf64, &Sf64) -> bool;
+    let host_rel: [(i32, HostRel); 11] = [
+        (0, |x, y| x < y),
+        (1, |x, y| x <= y),
+        (2, |x, y| x > y),
+        (3, |x, y| x >= y),
+        (4, |x, y| x == y),
+        (5, |x, y| x != y),
+        (6, |x, y| *x == y.samples()[0]),
+        (7, |x, y| *x != y.samples()[0]),
+        (8, |x, y| Sf64::new(y.samples()[0]) == *x),
+        (9, |x, y| Sf64::new(y.samples()[0]) < *x),
+        (10, |x, y| Sf64::new(y.samples()[0]) >= *x),
+    ];
+    for (op, rel) in host_rel {
+        let (mut r, mut f) = (vec![0u8; a.len()], vec![0u8; a.len()]);
+        // SAFETY: four arrays of a.len() items.
+        unsafe {
+            cmp(
+                a.as_ptr(),
+                b.as_ptr(),
+                r.as_mut_ptr(),
+                f.as_mut_ptr(),
+                a.len() as i32,
+                op,
+                1,
+            )
+        };
+        for i in 0..a.len() {
+            let (h, hb) = common::host_flags(|| rel(&a[i], &b[i]), |_| a[i].flags().bits());
+            let what = format!(
+                "relation {op} case {i}: {:?} {:?}",
+                a[i].samples(),
+                b[i].samples()
+            );
+            assert_eq!(r[i] != 0, h, "{what}");
+            assert_eq!(f[i], hb, "{what}: flags");
+        }
+    }
 }

@@ -4,9 +4,11 @@
 
 mod common;
 
-use common::{directed_f32, directed_f64, flag_cases, gpu_or_skip, Inputs};
+use common::{
+    api_cases, directed_f32, directed_f64, extreme_values, flag_cases, gpu_or_skip, Inputs,
+};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use stoch_core::{Instability, Sf32, Sf64, Stochastic};
+use stoch_core::{Flags, Instability, Sf32, Sf64, Stochastic};
 use stoch_gpu::{reference, validate, BinaryOp, CompareOp, DoUndoMode, Gpu, SumMode, UnaryOp};
 
 #[test]
@@ -84,6 +86,7 @@ fn assert_both_directions(what: &str, up: usize, down: usize) {
 
 #[test]
 fn f32_samples_are_exact_directed_roundings() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("f32_samples_are_exact_directed_roundings") else {
         return;
     };
@@ -122,6 +125,7 @@ fn f32_samples_are_exact_directed_roundings() {
 
 #[test]
 fn f64_samples_are_exact_directed_roundings() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("f64_samples_are_exact_directed_roundings") else {
         return;
     };
@@ -163,6 +167,7 @@ fn f64_samples_are_exact_directed_roundings() {
 
 #[test]
 fn flags_match_the_host_checks() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("flags_match_the_host_checks") else {
         return;
     };
@@ -231,6 +236,7 @@ fn flags_match_the_host_checks() {
 
 #[test]
 fn device_digits_match_host_digits() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("device_digits_match_host_digits") else {
         return;
     };
@@ -272,6 +278,7 @@ fn device_digits_match_host_digits() {
 
 #[test]
 fn layout_seen_by_the_device_is_the_host_layout() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("layout_seen_by_the_device_is_the_host_layout") else {
         return;
     };
@@ -289,6 +296,7 @@ fn layout_seen_by_the_device_is_the_host_layout() {
 
 #[test]
 fn launches_repeat_for_a_seed() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("launches_repeat_for_a_seed") else {
         return;
     };
@@ -310,7 +318,7 @@ fn launches_repeat_for_a_seed() {
 
 const USER_KERNEL: &str = r#"
 #include "stochastic.cuh"
-extern "C" __global__ void chain(const stoch_float* a, stoch_float* out, int n, unsigned long long seed) {
+extern "C" __global__ void __launch_bounds__(1024) chain(const stoch_float* a, stoch_float* out, int n, unsigned long long seed) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     stoch_init_at(seed, i);
     if (i >= n) return;
@@ -322,6 +330,7 @@ extern "C" __global__ void chain(const stoch_float* a, stoch_float* out, int n, 
 
 #[test]
 fn user_kernel_result_does_not_depend_on_block_size() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("user_kernel_result_does_not_depend_on_block_size") else {
         return;
     };
@@ -348,7 +357,8 @@ fn user_kernel_result_does_not_depend_on_block_size() {
             shared_mem_bytes: 0,
         };
         // SAFETY: arguments match `chain`'s signature; both buffers hold n values; blocks of
-        // at most 1024 threads; every thread calls stoch_init_at.
+        // at most 1024 threads (`__launch_bounds__(1024)` keeps the register use within that);
+        // every thread calls stoch_init_at.
         unsafe { l.launch(cfg) }.unwrap();
         results.push(gpu.download(&out).unwrap());
     }
@@ -362,6 +372,7 @@ fn user_kernel_result_does_not_depend_on_block_size() {
 
 #[test]
 fn sums_in_three_modes() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("sums_in_three_modes") else {
         return;
     };
@@ -414,6 +425,7 @@ fn sums_in_three_modes() {
 
 #[test]
 fn do_undo_and_wave_validate_against_the_cpu() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("do_undo_and_wave_validate_against_the_cpu") else {
         return;
     };
@@ -474,6 +486,7 @@ fn do_undo_and_wave_validate_against_the_cpu() {
 
 #[test]
 fn host_report_receives_gpu_counts() {
+    let _serial = common::serial();
     let Some(gpu) = gpu_or_skip("host_report_receives_gpu_counts") else {
         return;
     };
@@ -489,4 +502,178 @@ fn host_report_receives_gpu_counts() {
     assert_eq!(report.gpu_count(Instability::Multiplication), 100);
     assert!(report.gpu().iter().any(|g| g.kernel == "stoch_binary_f32"));
     let _: &[Stochastic<f32>] = &out;
+}
+
+#[test]
+fn device_digits_match_host_at_the_ends_of_the_range() {
+    let _serial = common::serial();
+    let Some(gpu) = gpu_or_skip("device_digits_match_host_at_the_ends_of_the_range") else {
+        return;
+    };
+    let values = extreme_values();
+    let (digits, zero) = gpu.digits(&gpu.upload(&values).unwrap()).unwrap();
+    let bad: Vec<String> = values
+        .iter()
+        .enumerate()
+        .filter(|(i, v)| (digits[*i], zero[*i]) != (v.digits(), v.is_computed_zero()))
+        .map(|(i, v)| {
+            format!(
+                "{i}: {:?} device ({}, {}) host ({}, {})",
+                v.samples(),
+                digits[i],
+                zero[i],
+                v.digits(),
+                v.is_computed_zero()
+            )
+        })
+        .collect();
+    assert!(bad.is_empty(), "device vs host digits:\n{}", bad.join("\n"));
+    let v32: Vec<Sf32> = [
+        [1e-45f32, 3e-45, 1e-45],
+        [1e-40, 1.00001e-40, 0.99999e-40],
+        [1e-40, -1e-40, 2e-40],
+        [3e38, 3.3e38, 3.1e38],
+        [3.4e38, 3.39e38, 3.4e38],
+    ]
+    .into_iter()
+    .map(Sf32::from_samples)
+    .collect();
+    let (digits, zero) = gpu.digits(&gpu.upload(&v32).unwrap()).unwrap();
+    for (i, v) in v32.iter().enumerate() {
+        assert_eq!(
+            (digits[i], zero[i]),
+            (v.digits(), v.is_computed_zero()),
+            "f32 {i}: {:?}",
+            v.samples()
+        );
+    }
+}
+
+/// Samples equal bit for bit (NaN equal to NaN).
+fn same_samples(x: &Sf64, y: &Sf64) -> bool {
+    x.samples()
+        .iter()
+        .zip(y.samples())
+        .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
+}
+
+#[test]
+fn api_functions_match_the_host() {
+    let _serial = common::serial();
+    let Some(gpu) = gpu_or_skip("api_functions_match_the_host") else {
+        return;
+    };
+    let (a, b) = api_cases();
+    let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
+    let bits = |r: &Sf64| r.flags().bits();
+    type HostUnary = fn(Sf64) -> Sf64;
+    let unaries: [(UnaryOp, HostUnary, bool); 6] = [
+        (UnaryOp::Signum, |x| x.signum(), true),
+        (UnaryOp::Fract, |x| x.fract(), true),
+        (UnaryOp::Recip, |x| x.recip(), false),
+        (UnaryOp::ToDegrees, |x| x.to_degrees(), false),
+        (UnaryOp::ToRadians, |x| x.to_radians(), false),
+        (
+            UnaryOp::SinCos,
+            |x| {
+                let (s, c) = x.sin_cos();
+                Sf64::from_parts(
+                    s.samples(),
+                    Flags::from_bits(s.flags().bits() | c.flags().bits()),
+                )
+            },
+            false,
+        ),
+    ];
+    for (op, host, exact) in unaries {
+        let dev = gpu.download(&gpu.unary(op, &da).unwrap()).unwrap();
+        for i in 0..a.len() {
+            let (h, hb) = common::host_flags(|| host(a[i]), bits);
+            assert_eq!(
+                dev[i].flags().bits(),
+                hb,
+                "{op:?} case {i}: {:?}",
+                a[i].samples()
+            );
+            if exact {
+                assert!(same_samples(&dev[i], &h), "{op:?} case {i}");
+            }
+        }
+    }
+    type HostTest = fn(Sf64) -> bool;
+    let tests: [(UnaryOp, HostTest); 5] = [
+        (UnaryOp::IsNan, |x| x.is_nan()),
+        (UnaryOp::IsFinite, |x| x.is_finite()),
+        (UnaryOp::IsInfinite, |x| x.is_infinite()),
+        (UnaryOp::IsSignPositive, |x| x.is_sign_positive()),
+        (UnaryOp::IsSignNegative, |x| x.is_sign_negative()),
+    ];
+    for (op, host) in tests {
+        let dev = gpu.download(&gpu.unary(op, &da).unwrap()).unwrap();
+        for i in 0..a.len() {
+            let (h, hb) = common::host_flags(|| host(a[i]), |_| a[i].flags().bits());
+            assert_eq!(dev[i].samples()[0] == 1.0, h, "{op:?} case {i}");
+            assert_eq!(dev[i].flags().bits(), hb, "{op:?} flags, case {i}");
+        }
+    }
+    type HostBinary = fn(Sf64, Sf64) -> Sf64;
+    let binaries: [(BinaryOp, HostBinary, bool); 10] = [
+        (BinaryOp::Min, |x, y| x.min(y), true),
+        (BinaryOp::Max, |x, y| x.max(y), true),
+        (BinaryOp::CopySign, |x, y| x.copysign(y), true),
+        (BinaryOp::LogBase, |x, y| x.log(y), false),
+        (BinaryOp::Rem, |x, y| x % y, true),
+        (BinaryOp::RemPlain, |x, y| x % y.samples()[0], true),
+        (BinaryOp::PlainRem, |x, y| x.samples()[0] % y, true),
+        (BinaryOp::ClampSym, |x, y| x.clamp(-y, y), true),
+        (BinaryOp::RemEuclid, |x, y| x.rem_euclid(y), false),
+        (BinaryOp::DivEuclid, |x, y| x.div_euclid(y), true),
+    ];
+    for (op, host, exact) in binaries {
+        let dev = gpu.download(&gpu.binary(op, &da, &db).unwrap()).unwrap();
+        for i in 0..a.len() {
+            let (h, hb) = common::host_flags(|| host(a[i], b[i]), bits);
+            assert_eq!(dev[i].flags().bits(), hb, "{op:?} case {i}");
+            if exact {
+                assert!(same_samples(&dev[i], &h), "{op:?} case {i}");
+            }
+        }
+    }
+    type HostRel = fn(&Sf64, &Sf64) -> bool;
+    let relations: [(CompareOp, HostRel); 11] = [
+        (CompareOp::Lt, |x, y| x < y),
+        (CompareOp::Le, |x, y| x <= y),
+        (CompareOp::Gt, |x, y| x > y),
+        (CompareOp::Ge, |x, y| x >= y),
+        (CompareOp::Eq, |x, y| x == y),
+        (CompareOp::Ne, |x, y| x != y),
+        (CompareOp::EqPlain, |x, y| *x == y.samples()[0]),
+        (CompareOp::NePlain, |x, y| *x != y.samples()[0]),
+        (CompareOp::PlainEq, |x, y| Sf64::new(y.samples()[0]) == *x),
+        (CompareOp::PlainLt, |x, y| Sf64::new(y.samples()[0]) < *x),
+        (CompareOp::PlainGe, |x, y| Sf64::new(y.samples()[0]) >= *x),
+    ];
+    for (op, rel) in relations {
+        let (res, flags) = gpu.compare(op, &da, &db).unwrap();
+        for i in 0..a.len() {
+            let (h, hb) = common::host_flags(|| rel(&a[i], &b[i]), |_| a[i].flags().bits());
+            assert_eq!(res[i], h, "{op:?} case {i}");
+            assert_eq!(flags[i].bits(), hb, "{op:?} flags, case {i}");
+        }
+    }
+}
+
+#[test]
+fn empty_buffers_round_trip() {
+    let _serial = common::serial();
+    let Some(gpu) = gpu_or_skip("empty_buffers_round_trip") else {
+        return;
+    };
+    let empty: Vec<Sf64> = Vec::new();
+    let d = gpu.upload(&empty).unwrap();
+    assert!(gpu.download(&d).unwrap().is_empty());
+    assert!(gpu
+        .download(&gpu.zeros::<f32>(0).unwrap())
+        .unwrap()
+        .is_empty());
 }

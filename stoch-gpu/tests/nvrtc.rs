@@ -30,9 +30,18 @@ template <class T> __device__ void exercise(stoch_t<T>* v, int* ints, bool* bool
     r = sinh(r) + cosh(r) + tanh(r) + asinh(r) + acosh(r) + atanh(r) + cbrt(r);
     r = pow(r, a) + pow(r, (T)2) + atan2(r, b) + hypot(r, c) + stoch_powi(r, -3);
     r = fabs(r) + abs(r) + floor(r) + ceil(r) + round(r) + trunc(r) + fmin(a, b) + fmax(a, b);
+    r = signum(r) + fract(r) + copysign(r, a) + clamp(r, a, b) + log(r, b) + log(r, (T)10) + recip(r);
+    r = fmod(r, a) + (r % b) + (r % (T)3) + ((T)7 % r) + fmod(r, (T)2) + fmod((T)5, r) + to_degrees(r) + to_radians(r);
+    r %= a; r %= (T)4; r = rem_euclid(r, a) + div_euclid(r, b);
+    { stoch_t<T> s, co; sincos(r, &s, &co); r = s + co; }
     bools[0] = a < b; bools[1] = a <= b; bools[2] = a > b; bools[3] = a >= b;
     bools[4] = a == b; bools[5] = a != b; bools[6] = a < (T)1; bools[7] = a >= (T)0;
     bools[8] = stoch_is_computed_zero(r); bools[9] = stoch_is_exact_zero(r); bools[10] = stoch_is_numerical_noise(r);
+    bools[11] = a == (T)1; bools[12] = (T)1 == a; bools[13] = a != (T)2; bools[14] = (T)2 != a;
+    bools[15] = (T)1 < a; bools[16] = (T)1 <= a; bools[17] = (T)1 > a; bools[18] = (T)1 >= a;
+    bools[19] = a <= (T)1; bools[20] = a > (T)1;
+    bools[21] = stoch_is_nan(r); bools[22] = stoch_is_finite(r); bools[23] = stoch_is_infinite(r);
+    bools[24] = stoch_is_sign_positive(r); bools[25] = stoch_is_sign_negative(r);
     ints[0] = stoch_digits(r); ints[1] = stoch_to_int(r); v[4].x = stoch_mean(r);
     stoch_atomic_add(&v[5], r);
     v[3] = r;
@@ -285,9 +294,9 @@ fn device_layout_matches_host() {
 #[test]
 fn every_file_in_kernels_is_compiled_by_the_suite() {
     // No NVRTC needed: this checks the table the compile tests iterate over.
-    let dir = common::workspace().join("kernels");
+    let dir = common::kernels_dir();
     let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     files.sort();

@@ -2,16 +2,69 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
-use stoch_core::Sf64;
+use stoch_core::{Instability, Sf64};
 use stoch_gpu::{nvrtc, Gpu};
 
-/// The workspace root (stoch-gpu's parent).
+/// Environment variable naming the workspace root (the folder holding `kernels/`), for test
+/// binaries run away from the tree they were built in (e.g. carried to a GPU machine).
+pub const WORKSPACE_VAR: &str = "STOCH_WORKSPACE";
+
+fn has_header(dir: &Path) -> bool {
+    dir.join("kernels/stochastic.cuh").is_file()
+}
+
+/// The workspace root: `$STOCH_WORKSPACE` if set, else the current directory if it holds
+/// `kernels/stochastic.cuh`, else the build-time location (stoch-gpu's parent).
 pub fn workspace() -> PathBuf {
+    if let Some(dir) = std::env::var_os(WORKSPACE_VAR) {
+        return PathBuf::from(dir);
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        if has_header(&cwd) {
+            return cwd;
+        }
+    }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
-        .unwrap()
-        .to_path_buf()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// The workspace's `kernels/` folder, or a failure that says how to point the tests at it.
+pub fn kernels_dir() -> PathBuf {
+    let root = workspace();
+    assert!(
+        has_header(&root),
+        "kernels/stochastic.cuh not found under {}: run the tests from the repository root or \
+         set {WORKSPACE_VAR} to it",
+        root.display()
+    );
+    root.join("kernels")
+}
+
+/// Serialises the tests of one binary that reset or read the global report (or run host
+/// stochastic code that records into it): the test harness runs tests in parallel threads.
+pub fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The flag bits a host call leaves: the result's flags plus every kind the call recorded into
+/// the report (predicates and comparisons record without a value to carry the flag; the device
+/// puts those bits on the operand or the result). Call under [`serial`].
+pub fn host_flags<R>(f: impl FnOnce() -> R, result_flags: impl Fn(&R) -> u8) -> (R, u8) {
+    stoch_core::reset();
+    let r = f();
+    let report = stoch_core::report();
+    let mut bits = result_flags(&r);
+    for kind in Instability::ALL {
+        if report.count(kind) > 0 {
+            bits |= kind.bit();
+        }
+    }
+    (r, bits)
 }
 
 /// Print a line to the real stderr, past the test harness's capture, so skips and figures
@@ -186,5 +239,86 @@ pub fn flag_cases() -> (Vec<Sf64>, Vec<Sf64>) {
         noise, noise, one, near_one, two, zero, straddle, noise2, near_one,
     ];
     let b = vec![noise2, one, noise, one, one, two, one, noise, near_one];
+    (a, b)
+}
+
+/// Values at the ends of the f64 range (tiny, huge, subnormal) and of the f32 range, with
+/// spreads from noise to a few ulps: where (a+b+c)/3, squares of deviations and |m|/sigma
+/// underflow or overflow unless rescaled as the host does.
+pub fn extreme_values() -> Vec<Sf64> {
+    let mut v = vec![
+        Sf64::from_samples([1e-170, -2e-170, 1.5e-170]),
+        Sf64::from_samples([1e-170, 1.0000001e-170, 0.9999999e-170]),
+        Sf64::from_samples([1e-300, 1.000001e-300, 0.999999e-300]),
+        Sf64::from_samples([1e-300, -1e-300, 3e-300]),
+        Sf64::from_samples([3e-308, 3.0000000003e-308, 2.9999999997e-308]),
+        Sf64::from_samples([1e200, 1.000001e200, 0.999999e200]),
+        Sf64::from_samples([1e200, -2e200, 1.5e200]),
+        Sf64::from_samples([1.7e308, 1.7e308, 1.69e308]),
+        Sf64::from_samples([-1.7e308, -1.79e308, -1.75e308]),
+        Sf64::from_samples([1.7e308, -1.7e308, 1e308]),
+        Sf64::from_samples([5e-324, 1e-323, 5e-324]),
+        Sf64::from_samples([4e-320, 4.1e-320, 3.9e-320]),
+        Sf64::from_samples([4e-320, -4.1e-320, 3.9e-320]),
+        Sf64::from_samples([
+            2.2250738585072014e-308,
+            2.225073858507201e-308,
+            2.2250738585072014e-308,
+        ]),
+        Sf64::from_samples([1e-160, 1e-140, 1e-150]),
+        Sf64::from_samples([1e150, 1.0000000001e150, 0.9999999999e150]),
+        Sf64::from_samples([1e-150, 1.0000000001e-150, 0.9999999999e-150]),
+        Sf64::from_samples([0.0, 1e-310, 0.0]),
+        Sf64::from_samples([-0.0, 0.0, 0.0]),
+        Sf64::from_samples([f64::NAN, 1e-300, 1e-300]),
+        Sf64::from_samples([f64::INFINITY, 1e300, 1e300]),
+    ];
+    let mut rng = Inputs(21);
+    for i in 0..4000 {
+        let e = rng.uniform(-323.0, 308.0);
+        let m = 10f64.powf(e) * if i % 2 == 0 { 1.0 } else { -1.0 };
+        let spread = 10f64.powf(-rng.uniform(0.0, 17.0));
+        let s = [
+            m,
+            m * (1.0 + spread * rng.uniform(-1.0, 1.0)),
+            m * (1.0 + spread * rng.uniform(-1.0, 1.0)),
+        ];
+        if s.iter().all(|x| x.is_finite()) {
+            v.push(Sf64::from_samples(s));
+        }
+    }
+    v
+}
+
+/// Inputs for the functions added to mirror the host API: noise, NaN or infinite samples in
+/// some samples only, signs that disagree, integer parts that differ.
+pub fn api_cases() -> (Vec<Sf64>, Vec<Sf64>) {
+    let (mut a, mut b) = flag_cases();
+    let extra_a = [
+        Sf64::from_samples([f64::NAN, 1.0, 1.0]),
+        Sf64::from_samples([f64::INFINITY, 2.0, 2.0]),
+        Sf64::from_samples([-0.0, 0.0, 0.0]),
+        Sf64::from_samples([2.999_999_9, 3.000_000_1, 3.0]),
+        Sf64::from_samples([7.5, 7.500_000_1, 7.499_999_9]),
+        Sf64::new(f64::NAN),
+        Sf64::new(1.0),
+        Sf64::from_samples([1e-9, -2e-9, 1.5e-9]),
+        Sf64::new(-2.5),
+        Sf64::from_samples([0.5, 0.500_000_1, 0.499_999_9]),
+    ];
+    let extra_b = [
+        Sf64::new(1.0),
+        Sf64::from_samples([f64::NAN, 1.0, 1.0]),
+        Sf64::new(2.0),
+        Sf64::new(1.0),
+        Sf64::from_samples([2.5, 2.500_000_1, 2.499_999_9]),
+        Sf64::new(3.0),
+        Sf64::new(1.0f64.next_up()),
+        Sf64::from_samples([1e-9, 3e-9, -1e-9]),
+        Sf64::new(2.0),
+        Sf64::from_samples([0.5, 0.500_000_2, 0.499_999_8]),
+    ];
+    a.extend(extra_a);
+    b.extend(extra_b);
     (a, b)
 }
