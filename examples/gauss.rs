@@ -4,11 +4,15 @@
 //! What to look at: after two elimination steps the entry a[2][2] is exactly 0 in real
 //! arithmetic; IEEE gives round-off that looks like a number, the stochastic run shows `@.0`.
 //! Partial pivoting then picks the row with 1.7 (a significant comparison, no branching
-//! instability), and DSA reports how many digits of each unknown survive: x2 = 1e-8 keeps
-//! all of them, x0 and x1 about 12, matching the IEEE errors.
+//! instability), and DSA reports how many digits of each unknown survive: x2 = 1e-8 and x3
+//! keep all 15, x0 and x1 11 or 12, matching the IEEE errors (about 1e-12).
 //!
-//! Run: `cargo run --release --example gauss`. Expected: the noise entry (`@.0`), the pivots,
-//! then the solution IEEE vs stochastic, with the cancellations in the elimination reported.
+//! Run: `cargo run --release --example gauss`. Expected: the noise entry, IEEE
+//! 4.470348358154297e-6 vs `@.0`; the pivots 21, -0.476190476190..., 1.7 (not the `@.0` entry),
+//! -626.388; the solution IEEE vs stochastic (x2 = 1.00000000000000e-8); the report: three
+//! cancellations at the elimination line, nothing else. (With other random bits, as in the
+//! tour, `abs` of the `@.0` entry can also be reported as an unstable intrinsic: its samples
+//! differ in sign.)
 // Textbook loops, written as the numerical literature writes them.
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use stoch_core::stochastic;

@@ -8,9 +8,12 @@
 //! again: the digit count rises, but the value's flags carry the unstable divisions that
 //! invalidated it (self-validation failed), which is why DSA reports them.
 //!
-//! Run: `cargo run --release --example muller`. Expected: a table of n, IEEE x(n), stochastic
-//! x(n) with its digits and flags; IEEE ends at 100; the stochastic run passes through `@.0`
-//! around n = 15 and its later values carry the division flag.
+//! Run: `cargo run --release --example muller`. Expected: a table of x(n) for n = 5, 10, .., 30,
+//! IEEE vs stochastic with its digits and flags; IEEE ends at 100; the stochastic digits fall
+//! from 10 at x(5) to 4 at x(10) and `@.0` at x(15), then rise to 15 at x(30) (all samples at
+//! 100), every value from x(15) on flagged `division` and `multiplication`; the report: unstable
+//! divisions at the two divisions, unstable multiplications at `x1 * x0` (two `@.0` factors),
+//! and the self-validation warning.
 // Textbook loops, written as the numerical literature writes them.
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use stoch_core::stochastic;

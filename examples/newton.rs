@@ -7,8 +7,10 @@
 //! points at the cancellations inside f and f' that limit the accuracy. The stopping test
 //! `|y − x| ≤ tol || y == x` uses DSA's equality under `#[stochastic]`.
 //!
-//! Run: `cargo run --release --example newton`. Expected: IEEE 0.42857143354530..., stochastic
-//! 4.2857143e-1 (8 digits), both after about 25 iterations; cancellations in f and f'.
+//! Run: `cargo run --release --example newton`. Expected: IEEE 0.4285714335453048 after 25
+//! iterations, stochastic 4.2857143e-1 (8 digits) after 24; the report: cancellations in f, in
+//! f' and in the stopping test's `y - x`, and one unstable branching in the stopping test (the
+//! last `<=` compares noise).
 // Textbook loops, written as the numerical literature writes them.
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use stoch_core::stochastic;

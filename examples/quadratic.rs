@@ -2,15 +2,18 @@
 //! double root 3.5.
 //!
 //! What to look at: in IEEE arithmetic b² − 4ac is not zero (0.3, 2.1 and 3.675 are not binary
-//! numbers), so the program takes the wrong branch and reports two complex roots. Under
+//! numbers): it is +8.88e-16 (4 units of 2⁻⁵²), so the program takes the `d > 0` branch and
+//! reports two real roots, wrong from their 8th digit. Rust never contracts `b * b - 4.0 * a * c`
+//! into a fused multiply-add, so every platform and optimisation level computes this. Under
 //! `#[stochastic]` the discriminant is a computed zero (`@.0`), the test `d == 0.0` is true by
 //! DSA's stochastic equality, and the double root 3.5 comes out with 15 digits.
 //!
-//! Run: `cargo run --release --example quadratic`. Expected: IEEE takes a wrong branch (two real
-//! or two complex roots, depending on the compiler's evaluation), stochastic: discriminant `@.0`
-//! and "double root 3.50000000000000e0". (With three samples, DSA can miss: if the three
-//! samples of the discriminant happen to be identical, it is shown with 15 digits; the seed
-//! makes each run repeat.)
+//! Run: `cargo run --release --example quadratic`. Expected: IEEE discriminant
+//! 8.881784197001252e-16 and "real roots 3.499999950329463, 3.5000000496705375"; stochastic
+//! discriminant `@.0` and "double root 3.50000000000000e0"; the report: one cancellation (an
+//! accuracy collapse) at the `b * b - 4.0 * a * c` line. (With three samples, DSA can miss: if
+//! the three samples of the discriminant happen to be identical, it is shown with 15 digits;
+//! the seed makes each run repeat.)
 // Textbook loops, written as the numerical literature writes them.
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use stoch_core::stochastic;

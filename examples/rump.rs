@@ -5,8 +5,9 @@
 //! digit) and the report names the subtraction as a cancellation. At (1/3, 2/3) the same code
 //! keeps its 15 digits: 8.02469135802469e-1.
 //!
-//! Run: `cargo run --release --example rump`. Expected output: the two evaluations, IEEE vs
-//! stochastic, then the instability report (cancellations at the `a - b + c` line).
+//! Run: `cargo run --release --example rump`. Expected output: the two evaluations, IEEE 2 vs
+//! `@.0` and IEEE 0.8024691358024691 vs 8.02469135802469e-1, then the instability report: two
+//! cancellations at the `a - b + c` line, one of them an accuracy collapse.
 // Textbook loops, written as the numerical literature writes them.
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use stoch_core::stochastic;

@@ -8,10 +8,13 @@
 //! mean, the number of `@.0` points, the values at the paper's three points (IEEE vs exact
 //! digits), and the report. The digits of the middle slice are written as an SVG picture.
 //!
-//! Run: `cargo run --release --example wave3d [N] [STEPS] [OUT.svg]` (defaults 64, 100,
-//! `target/wave3d-digits.svg`; the paper used 64³ and 1000 steps). Expected output: a
-//! histogram in which most reached points keep 3 to 6 digits, a mean of about 4-5 digits, some
-//! `@.0` points near the wave's nodes, and cancellations in the report at the stencil line.
+//! Run: `cargo run --release --example wave3d [N] [STEPS] [OUT.svg]` (defaults 64, 100, and
+//! `wave3d-digits.svg` in the system's temporary directory; the paper used 64³ and 1000 steps;
+//! the default run takes about half a minute). Expected output at the defaults: 175616 points
+//! reached, most keeping 4 to 6 digits (1 to 7 overall), a mean of 5.02 digits and no `@.0`
+//! point; the report: only cancellations, about 14000, at the stencil lines and the update
+//! line, about half of them accuracy collapses of intermediate sums (the final values keep
+//! digits). At 16³ and 40 steps: 512 points reached, 4 to 7 digits, mean 5.83.
 // Textbook loops, written as the numerical literature writes them.
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 use plotters::prelude::*;
@@ -100,7 +103,7 @@ fn points(n: usize) -> [(usize, usize, usize); 3] {
 }
 
 /// Writes the digits of the slice i = n/2 as an SVG heat map (0 digits: dark red, 7: white).
-fn picture(w: &stoch::Wave, path: &str) -> Result<(), Box<dyn std::error::Error>> {
+fn picture(w: &stoch::Wave, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     let n = w.n;
     let cell = (512 / n).max(2) as i32;
     let size = (cell as u32 * n as u32, cell as u32 * n as u32 + 24);
@@ -173,12 +176,19 @@ fn summary(b: &stoch::Wave) {
 #[stochastic]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(64);
-    let steps: usize = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(100);
-    let out = args
-        .get(3)
-        .cloned()
-        .unwrap_or_else(|| "target/wave3d-digits.svg".to_string());
+    let count = |i: usize, what: &str, default: usize| -> Result<usize, String> {
+        args.get(i).map_or(Ok(default), |s| {
+            s.parse()
+                .map_err(|e| format!("{what} must be a whole number, not {s:?} ({e})"))
+        })
+    };
+    let n = count(1, "N (points per side)", 64)?;
+    let steps = count(2, "STEPS", 100)?;
+    // An absolute default, so that the picture lands in the same place from any directory.
+    let out = args.get(3).map_or_else(
+        || std::env::temp_dir().join("wave3d-digits.svg"),
+        std::path::PathBuf::from,
+    );
     if n < 12 {
         return Err("the grid needs at least 12 points per side".into());
     }
@@ -200,6 +210,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     picture(&b, &out)?;
-    println!("digits of the slice i = {} written to {out}", n / 2);
+    println!(
+        "digits of the slice i = {} written to {}",
+        n / 2,
+        out.display()
+    );
     Ok(())
 }

@@ -11,11 +11,12 @@ use crate::error::{bail, format_err, Errors};
 use crate::rewrite::{fn_misuse, foreign_mod_error, Rewrite};
 
 /// Expands `#[stochastic(args)] item`. Never panics: on error it emits the errors followed by
-/// the item as written (minus our marker attributes), so that the rest of the crate still
-/// resolves and the user sees only the errors that matter.
+/// the item as written (minus our marker attributes) and, with `plain = name`, its IEEE twin
+/// `name` as on success, so that the rest of the crate still resolves and the user sees only
+/// the errors that matter.
 pub(crate) fn stochastic(args: TokenStream, item: TokenStream) -> TokenStream {
     // A safety net: a bug in the rewrite must not become "proc macro panicked" with no span.
-    let result = std::panic::catch_unwind(|| expand(args, item.clone()));
+    let result = std::panic::catch_unwind(|| expand(args.clone(), item.clone()));
     let err = match result {
         Ok(Ok(tokens)) => return tokens,
         Ok(Err(err)) => err,
@@ -28,8 +29,18 @@ pub(crate) fn stochastic(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut out = err.into_compile_error();
     match syn::parse2::<Item>(item.clone()) {
         Ok(mut parsed) => {
+            // The twin of the success path, when the arguments and the item allow one: callers
+            // of `name::f` then resolve (an error in the copy itself was reported above).
+            let twin = std::panic::catch_unwind(|| {
+                let args = Args::parse_tokens(args).ok()?;
+                let (key, name) = args.plain.as_ref()?;
+                plain_copy(&parsed, key, name).ok()
+            })
+            .ok()
+            .flatten();
             strip_markers(&mut parsed, false);
             parsed.to_tokens(&mut out);
+            twin.to_tokens(&mut out);
         }
         Err(_) => out.extend(item),
     }
@@ -550,6 +561,43 @@ mod tests {
             quote! { fn f() {} },
             "no effect together",
         );
+    }
+
+    #[test]
+    fn plain_twin_survives_an_error() {
+        // An error in the item: the error, the item as written, and the twin `ieee`.
+        let out = check_err(
+            quote!(plain = ieee),
+            quote! { mod num { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} } },
+            "cannot rewrite the nested `const fn a`",
+        );
+        let rest = quote! {
+            mod num { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} }
+            mod ieee { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} }
+        };
+        assert!(out.ends_with(&rest.to_string()), "{out}");
+        assert_eq!(out.matches("compile_error").count(), 1, "{out}");
+        let out = check_err(
+            quote!(plain = twin),
+            quote! { const fn f(x: f64) -> f64 { x } },
+            "const fn",
+        );
+        assert!(out.ends_with(&quote! { const fn twin(x: f64) -> f64 { x } }.to_string()));
+        // `plain` with `skip` is an error, but the twin still resolves.
+        let out = check_err(quote!(plain = x, skip), quote! { fn f() {} }, "no effect");
+        assert!(
+            out.ends_with(&quote! { fn f() {} fn x() {} }.to_string()),
+            "{out}"
+        );
+        // No twin where the copy itself is the error, or the arguments do not parse.
+        let out = check_err(quote!(plain = x), quote! { impl A {} }, "applies to a fn");
+        assert!(out.ends_with(&quote! { impl A {} }.to_string()), "{out}");
+        let out = check_err(
+            quote!(plain = x, plain = y),
+            quote! { fn f() {} },
+            "duplicate",
+        );
+        assert!(out.ends_with(&quote! { fn f() {} }.to_string()), "{out}");
     }
 
     #[test]

@@ -1,0 +1,191 @@
+//! The `main` that `#[stochastic]` generates (issue 4): runs `examples/stochastic_main.rs` (built
+//! here when a single `--test` did not build it, or rebuilt when stale) in its modes `ok`, `err` and `panic`, and checks
+//! that the report is printed exactly once in each, the exit status, the error text, a bad
+//! `STOCH_SEED` stopping the program at start, and `STOCH_REPORT=off`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `target/<profile>/examples/<name>`, next to this test's `deps/` directory, where `cargo test`
+/// builds the examples. The first call also runs `cargo build --example <name>` with this test's
+/// profile, features and target directory (as `tests/examples.rs` does): a no-op after `cargo
+/// test`; after `cargo test --test stochastic_main` it builds the example when it is missing or
+/// stale.
+fn example(name: &str) -> PathBuf {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps");
+    BUILT.call_once(|| build_example(name, profile_dir));
+    let path = profile_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo build --example {name}`",
+        path.display()
+    );
+    path
+}
+
+fn build_example(name: &str, profile_dir: &Path) {
+    let profile = profile_dir
+        .file_name()
+        .and_then(|p| p.to_str())
+        .unwrap_or("debug");
+    let profile = if profile == "debug" { "dev" } else { profile };
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.args(["build", "--quiet", "--example", name, "--profile", profile]);
+    if cfg!(feature = "gpu") {
+        cmd.args(["--features", "gpu"]);
+    }
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    if let Some(target_dir) = profile_dir.parent() {
+        cmd.arg("--target-dir").arg(target_dir);
+    }
+    let status = cmd.status().expect("run cargo build");
+    assert!(status.success(), "cargo build --example {name} failed");
+}
+
+/// Runs the example with `args` and `env`, every other `STOCH_*` variable removed.
+fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(example("stochastic_main"));
+    cmd.args(args);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("STOCH_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env_remove("RUST_BACKTRACE");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run the example")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The line that starts every text report.
+const HEADER: &str = ": Discrete Stochastic Arithmetic, 3 samples";
+
+/// What the example prints on stdout before it acts on its mode.
+const WORK: &str = "rump(10864, 18817): IEEE 2, stochastic @.0";
+
+/// One text report, naming the cancellation of Rump's polynomial in the example.
+#[track_caller]
+fn assert_one_report(err: &str) {
+    assert_eq!(err.matches(HEADER).count(), 1, "stderr:\n{err}");
+    assert!(err.contains("cancellation"), "{err}");
+    assert!(
+        err.contains("examples/stochastic_main.rs:18:"),
+        "the site is the polynomial's line: {err}"
+    );
+    assert!(err.contains("accuracy collapse"), "{err}");
+}
+
+#[test]
+fn ok_exits_0_with_one_report() {
+    let out = run(&["ok"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(stdout(&out).trim(), WORK);
+    let err = stderr(&out);
+    assert_one_report(&err);
+    assert!(!err.contains("Error:"), "{err}");
+    // The default mode is `ok`.
+    let out = run(&[], &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_one_report(&stderr(&out));
+}
+
+#[test]
+fn err_exits_1_with_the_error_and_one_report() {
+    let out = run(&["err"], &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(stdout(&out).trim(), WORK);
+    let err = stderr(&out);
+    assert_one_report(&err);
+    let error = "Error: \"deliberate error (the stochastic result was @.0)\"";
+    assert!(err.contains(error), "{err}");
+    // The guard is dropped when `main` returns, before the runtime prints the error.
+    assert!(
+        err.find(HEADER).unwrap() < err.find(error).unwrap(),
+        "{err}"
+    );
+    // Any other `Err`, too.
+    let out = run(&["bogus"], &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = stderr(&out);
+    assert!(err.contains("unknown mode \\\"bogus\\\""), "{err}");
+    assert_one_report(&err);
+}
+
+#[test]
+fn panic_exits_101_with_the_message_and_one_report() {
+    let out = run(&["panic"], &[]);
+    assert_eq!(out.status.code(), Some(101), "{out:?}");
+    assert_eq!(stdout(&out).trim(), WORK);
+    let err = stderr(&out);
+    assert_one_report(&err);
+    let message = "deliberate panic (the stochastic result was @.0)";
+    assert!(
+        err.contains("panicked at examples/stochastic_main.rs:"),
+        "{err}"
+    );
+    assert!(err.contains(message), "{err}");
+    // The panic message comes first, the report while unwinding.
+    assert!(
+        err.find(message).unwrap() < err.find(HEADER).unwrap(),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_seed_stops_at_start_with_status_2() {
+    for mode in ["ok", "err", "panic"] {
+        let out = run(&[mode], &[("STOCH_SEED", "abc")]);
+        assert_eq!(out.status.code(), Some(2), "{mode}: {out:?}");
+        assert_eq!(stdout(&out), "", "{mode}: main's body must not run");
+        let err = stderr(&out);
+        assert_eq!(
+            err.trim(),
+            "error: invalid STOCH_SEED=\"abc\": expected an unsigned 64-bit integer, decimal \
+             or 0x-prefixed hex",
+            "{mode}"
+        );
+    }
+}
+
+#[test]
+fn good_seed_is_applied() {
+    let out = run(&["ok"], &[("STOCH_SEED", "0x10")]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let err = stderr(&out);
+    assert_one_report(&err);
+    assert!(err.contains("seed 0x10\n"), "{err}");
+}
+
+#[test]
+fn report_off_prints_nothing() {
+    for (mode, code) in [("ok", 0), ("err", 1), ("panic", 101)] {
+        let out = run(&[mode], &[("STOCH_REPORT", "off")]);
+        assert_eq!(out.status.code(), Some(code), "{mode}: {out:?}");
+        assert_eq!(stdout(&out).trim(), WORK, "{mode}");
+        let err = stderr(&out);
+        assert!(!err.contains(HEADER), "{mode}: {err}");
+        assert!(!err.contains("instabilit"), "{mode}: {err}");
+        // Only what the runtime itself prints for `Err` or a panic.
+        match mode {
+            "ok" => assert_eq!(err, "", "{mode}"),
+            "err" => assert!(err.starts_with("Error: "), "{err}"),
+            _ => assert!(err.contains("deliberate panic"), "{err}"),
+        }
+    }
+}
