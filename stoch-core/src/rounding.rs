@@ -14,8 +14,9 @@
 //!
 //! The portable path rounds in the requested direction directly: the round-to-nearest result
 //! moves one unit in the last place toward +∞ or −∞ when the error term says the exact result
-//! lies on that side. The random direction never enters control flow: it picks the step and the
-//! test through `core::hint::select_unpredictable`, which compiles to conditional moves.
+//! lies on that side. The random direction never enters control flow: it becomes an all-ones or
+//! all-zeros mask that picks the step and the test by AND and OR (a select on a random bool is
+//! turned back into a branch by LLVM, and mispredicts half the time).
 //!
 //! For `f32`, products, quotients and square roots are checked exactly in `f64`, where the
 //! product of two `f32` values is always exact.
@@ -283,29 +284,107 @@ macro_rules! directed {
         let e: $t = $e;
         let down: bool = $down;
         let b = s.to_bits();
-        // One unit toward +∞ is +1 on the bits of a positive value, −1 on a negative one.
+        // Masks, not selects: LLVM turns a select on a random bool back into a branch (which
+        // mispredicts half the time), and it rebuilds selects from masks it can see are 0 or
+        // all ones; `opaque` hides that. All-ones when rounding down.
+        let dmask = opaque((0 as $bits).wrapping_sub(down as $bits));
+        // One unit toward +∞ is +1 on the bits of a positive value, −1 on a negative one; toward
+        // −∞ its negation (`(x ^ m) − m` negates when `m` is all ones).
         let sign = b >> (<$bits>::BITS - 1);
         let up_step = (1 as $bits).wrapping_sub(sign << 1);
-        let toward = core::hint::select_unpredictable(down, up_step.wrapping_neg(), up_step);
-        let moves = core::hint::select_unpredictable(down, e < 0.0, e > 0.0);
-        <$t>::from_bits(b.wrapping_add(core::hint::select_unpredictable(moves, toward, 0)))
+        let toward = (up_step ^ dmask).wrapping_sub(dmask);
+        // The exact value lies beyond `s` in the requested direction.
+        let beyond = (dmask & (e < 0.0) as $bits) | (!dmask & (e > 0.0) as $bits);
+        let step = toward & opaque((0 as $bits).wrapping_sub(beyond));
+        <$t>::from_bits(b.wrapping_add(step))
     }};
 }
 
+/// `x`, unknown to the optimiser, at no cost: an empty `asm!` that takes and returns `x` in a
+/// register. It keeps LLVM from recognising a 0-or-all-ones mask as a boolean and turning the
+/// arithmetic on it back into a branch on the random direction.
+#[inline(always)]
+fn opaque<B: Opaque>(x: B) -> B {
+    x.opaque()
+}
+
+trait Opaque: Copy {
+    fn opaque(self) -> Self;
+}
+
+impl Opaque for u64 {
+    #[inline(always)]
+    fn opaque(self) -> Self {
+        #[cfg(any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            target_arch = "riscv64"
+        ))]
+        {
+            let mut x = self;
+            // SAFETY: an empty template (a comment) that leaves its register operand unchanged;
+            // it reads and writes no memory and no other register.
+            unsafe {
+                core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+            }
+            x
+        }
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            target_arch = "riscv64"
+        )))]
+        {
+            core::hint::black_box(self)
+        }
+    }
+}
+
+impl Opaque for u32 {
+    #[inline(always)]
+    fn opaque(self) -> Self {
+        // Through a full register: the same instruction-free barrier.
+        (self as u64).opaque() as u32
+    }
+}
+
 /// Round-to-nearest overflowed to ±∞ although the operands were finite: rounded toward zero
-/// the result is ±MAX instead (RD of a positive overflow, RU of a negative one).
+/// the result is ±MAX instead (RD of a positive overflow, RU of a negative one). The test is
+/// rarely true, so its branch predicts well; the random direction is only read inside it.
 #[inline(always)]
 fn fix_overflow_f64(r: f64, finite_inputs: bool, down: bool) -> f64 {
-    // Selects, not branches: `down` is random.
-    let toward_zero = core::hint::select_unpredictable((r > 0.0) == down, f64::MAX.copysign(r), r);
-    core::hint::select_unpredictable(r.is_infinite() & finite_inputs, toward_zero, r)
+    if r.is_infinite() & finite_inputs {
+        overflow_f64(r, down)
+    } else {
+        r
+    }
+}
+
+#[cold]
+fn overflow_f64(r: f64, down: bool) -> f64 {
+    if (r > 0.0) == down {
+        f64::MAX.copysign(r)
+    } else {
+        r
+    }
 }
 
 #[inline(always)]
 fn fix_overflow_f32(r: f32, finite_inputs: bool, down: bool) -> f32 {
-    // Selects, not branches: `down` is random.
-    let toward_zero = core::hint::select_unpredictable((r > 0.0) == down, f32::MAX.copysign(r), r);
-    core::hint::select_unpredictable(r.is_infinite() & finite_inputs, toward_zero, r)
+    if r.is_infinite() & finite_inputs {
+        overflow_f32(r, down)
+    } else {
+        r
+    }
+}
+
+#[cold]
+fn overflow_f32(r: f32, down: bool) -> f32 {
+    if (r > 0.0) == down {
+        f32::MAX.copysign(r)
+    } else {
+        r
+    }
 }
 
 /// Fast2Sum after ordering by magnitude: `a + b = s + e` exactly whenever `s` is finite, with no
