@@ -25,8 +25,8 @@
 //! CADNA's ratios). Times are the thread's CPU time on Linux (`--wall` for wall-clock time):
 //! on a small machine shared with other work, wall-clock time charges a long run for the
 //! other processes' time slices more than a short one, and inflates the ratios. It also
-//! prints the rounding path compiled in (AVX-512 embedded rounding, portable path with
-//! hardware FMA, or the slow portable path with Dekker products) and, per kernel, the exact
+//! prints the rounding path compiled in (AVX-512 embedded rounding, AVX2 vectors for `+` and
+//! `*`, portable path with hardware FMA, or the slow portable path with Dekker products) and, per kernel, the exact
 //! digits of the stochastic result and the instabilities the checks found.
 //!
 //! Expected output (shape; the times depend on the machine):
@@ -307,6 +307,12 @@ fn fmt_time(d: Duration) -> String {
 fn rounding_path() -> &'static str {
     if cfg!(all(target_arch = "x86_64", target_feature = "avx512f")) {
         "AVX-512 embedded rounding"
+    } else if cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    )) {
+        "AVX2 vectors for + and * (error-free transformations, hardware FMA), portable for the rest"
     } else if cfg!(target_feature = "fma") || !cfg!(target_arch = "x86_64") {
         "portable error-free transformations, hardware FMA"
     } else {

@@ -21,6 +21,11 @@
 //! For `f32`, products, quotients and square roots are checked exactly in `f64`, where the
 //! product of two `f32` values is always exact.
 //!
+//! When the target has AVX2 and FMA but not AVX-512 (`-C target-cpu=native` on most x86-64 of
+//! the last decade), `+` and `*` (and so `-` and the operators with a plain operand) run on the
+//! four lanes of a value in one vector register, branch-free (module `avx2`), and fall back to
+//! the portable path for the rare operands it does not cover.
+//!
 //! When the target has AVX-512 (`-C target-cpu=native` on a recent x86-64), the three samples are
 //! computed by one instruction with embedded round-toward-+∞ (`vaddpd {ru-sae}` and friends) on
 //! sign-masked operands (rounding down through the sign identities `RD(a+b) = −RU(−a−b)`,
@@ -262,6 +267,273 @@ mod portable {
             T::rr_sqrt(a[2], !d[2]),
             a[3],
         ]
+    }
+}
+
+/// The AVX2 + FMA path (x86-64 without AVX-512): `+` and `*` on the four lanes of a value in one
+/// vector register, branch-free. TwoSum, or the exact product error by FMA (`f64`) or in `f64`
+/// (`f32`), gives the error's sign per lane, and a per-lane mask of the random directions moves
+/// each sample one unit toward +∞ or −∞ by integer arithmetic on its bits, as the portable path
+/// does one sample at a time. Operands or results in the rare ranges the vector code does not
+/// cover (overflow, non-finite values, error terms that could underflow, sums near ±MAX) are
+/// detected with one mask test, a branch that predicts well, and go to the portable path.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(target_feature = "avx512f")
+))]
+mod avx2 {
+    use core::arch::x86_64::*;
+
+    use super::portable;
+
+    /// All-ones lanes for the samples that round down, for the two random bits `dir`: bit 0
+    /// for `x`, bit 1 for `y`, `z` the opposite of `y`; the flags lane is never moved.
+    static DOWN64: [[u64; 4]; 4] = {
+        const fn lane(on: bool) -> u64 {
+            if on {
+                u64::MAX
+            } else {
+                0
+            }
+        }
+        let mut t = [[0u64; 4]; 4];
+        let mut d = 0;
+        while d < 4 {
+            t[d] = [lane(d & 1 != 0), lane(d & 2 != 0), lane(d & 2 == 0), 0];
+            d += 1;
+        }
+        t
+    };
+
+    static DOWN32: [[u32; 4]; 4] = {
+        const fn lane(on: bool) -> u32 {
+            if on {
+                u32::MAX
+            } else {
+                0
+            }
+        }
+        let mut t = [[0u32; 4]; 4];
+        let mut d = 0;
+        while d < 4 {
+            t[d] = [lane(d & 1 != 0), lane(d & 2 != 0), lane(d & 2 == 0), 0];
+            d += 1;
+        }
+        t
+    };
+
+    /// Only the three sample lanes of a `movemask`.
+    const SAMPLES: i32 = 0b0111;
+
+    #[inline(always)]
+    unsafe fn down64(dir: u32) -> __m256i {
+        // SAFETY: the index is below 4; the table is 32 bytes, read unaligned.
+        unsafe { _mm256_loadu_si256(DOWN64[(dir & 3) as usize].as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn down32(dir: u32) -> __m128i {
+        // SAFETY: as above, 16 bytes.
+        unsafe { _mm_loadu_si128(DOWN32[(dir & 3) as usize].as_ptr().cast()) }
+    }
+
+    /// `s` moved one unit toward −∞ in the lanes of `down` and toward +∞ in the others, where
+    /// the error `e` (the exact result minus `s`) points that way.
+    #[inline(always)]
+    unsafe fn directed64(s: __m256d, e: __m256d, down: __m256i) -> __m256d {
+        // SAFETY: for all intrinsics below, the target has AVX2 (checked at compile time).
+        unsafe {
+            let bits = _mm256_castpd_si256(s);
+            let sign = _mm256_srli_epi64::<63>(bits);
+            let up_step = _mm256_sub_epi64(_mm256_set1_epi64x(1), _mm256_slli_epi64::<1>(sign));
+            let toward = _mm256_sub_epi64(_mm256_xor_si256(up_step, down), down);
+            let zero = _mm256_setzero_pd();
+            let lt = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
+            let gt = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(e, zero));
+            let beyond = _mm256_or_si256(_mm256_and_si256(down, lt), _mm256_andnot_si256(down, gt));
+            _mm256_castsi256_pd(_mm256_add_epi64(bits, _mm256_and_si256(toward, beyond)))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn directed32(s: __m128, e_lt: __m128i, e_gt: __m128i, down: __m128i) -> __m128 {
+        // SAFETY: for all intrinsics below, the target has AVX2.
+        unsafe {
+            let bits = _mm_castps_si128(s);
+            let sign = _mm_srli_epi32::<31>(bits);
+            let up_step = _mm_sub_epi32(_mm_set1_epi32(1), _mm_slli_epi32::<1>(sign));
+            let toward = _mm_sub_epi32(_mm_xor_si128(up_step, down), down);
+            let beyond = _mm_or_si128(_mm_and_si128(down, e_lt), _mm_andnot_si128(down, e_gt));
+            _mm_castsi128_ps(_mm_add_epi32(bits, _mm_and_si128(toward, beyond)))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn abs64(v: __m256d) -> __m256d {
+        // SAFETY: AVX.
+        unsafe { _mm256_andnot_pd(_mm256_set1_pd(-0.0), v) }
+    }
+
+    #[inline(always)]
+    unsafe fn abs32(v: __m128) -> __m128 {
+        // SAFETY: SSE.
+        unsafe { _mm_andnot_ps(_mm_set1_ps(-0.0), v) }
+    }
+
+    /// The result lanes with the flags lane replaced by the OR of the operands' flags lanes.
+    #[inline(always)]
+    unsafe fn with_flags64(r: __m256d, a: __m256d, b: __m256d) -> [f64; 4] {
+        // SAFETY: AVX; the array is 32 bytes.
+        unsafe {
+            let v = _mm256_blend_pd::<0b1000>(r, _mm256_or_pd(a, b));
+            core::mem::transmute::<__m256d, [f64; 4]>(v)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn with_flags32(r: __m128, a: __m128, b: __m128) -> [f32; 4] {
+        // SAFETY: SSE4.1; the array is 16 bytes.
+        unsafe {
+            let v = _mm_blend_ps::<0b1000>(r, _mm_or_ps(a, b));
+            core::mem::transmute::<__m128, [f32; 4]>(v)
+        }
+    }
+
+    /// `a + b`, randomly rounded.
+    #[inline(always)]
+    pub(super) fn add_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+        // SAFETY: for all intrinsics below, the target has AVX2 and FMA.
+        unsafe {
+            let va = core::mem::transmute::<[f64; 4], __m256d>(a);
+            let vb = core::mem::transmute::<[f64; 4], __m256d>(b);
+            let s = _mm256_add_pd(va, vb);
+            // Rare lanes: an operand near ±MAX (TwoSum's `s − a` could overflow), or a sum that
+            // is not finite (NaN also fails `<`).
+            let big = _mm256_cmp_pd::<_CMP_NLT_UQ>(
+                _mm256_max_pd(abs64(va), abs64(vb)),
+                _mm256_set1_pd(8.0e307),
+            );
+            let bad = _mm256_or_pd(
+                big,
+                _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(s), _mm256_set1_pd(f64::INFINITY)),
+            );
+            if _mm256_movemask_pd(bad) & SAMPLES != 0 {
+                return portable::add(a, b, dir);
+            }
+            let bb = _mm256_sub_pd(s, va);
+            let e = _mm256_add_pd(
+                _mm256_sub_pd(va, _mm256_sub_pd(s, bb)),
+                _mm256_sub_pd(vb, bb),
+            );
+            let down = down64(dir);
+            let r = directed64(s, e, down);
+            // An exact zero sum rounded down is −0 (IEEE 754 §6.3): −((−a) + (−b)).
+            let neg = _mm256_set1_pd(-0.0);
+            let zero_down = _mm256_xor_pd(
+                neg,
+                _mm256_add_pd(_mm256_xor_pd(va, neg), _mm256_xor_pd(vb, neg)),
+            );
+            let is_zero = _mm256_cmp_pd::<_CMP_EQ_OQ>(s, _mm256_setzero_pd());
+            let fix = _mm256_and_pd(is_zero, _mm256_castsi256_pd(down));
+            with_flags64(_mm256_blendv_pd(r, zero_down, fix), va, vb)
+        }
+    }
+
+    /// `a · b`, randomly rounded.
+    #[inline(always)]
+    pub(super) fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+        // SAFETY: for all intrinsics below, the target has AVX2 and FMA.
+        unsafe {
+            let va = core::mem::transmute::<[f64; 4], __m256d>(a);
+            let vb = core::mem::transmute::<[f64; 4], __m256d>(b);
+            let p = _mm256_mul_pd(va, vb);
+            // Rare lanes: a product that is not finite, or one so small (|p| < 2^-969) that the
+            // FMA's error term could underflow, unless an operand is zero (then p is an exact
+            // zero of the right sign and the error is 0).
+            let ap = abs64(p);
+            let zero = _mm256_setzero_pd();
+            let tiny = _mm256_andnot_pd(
+                _mm256_or_pd(
+                    _mm256_cmp_pd::<_CMP_EQ_OQ>(va, zero),
+                    _mm256_cmp_pd::<_CMP_EQ_OQ>(vb, zero),
+                ),
+                _mm256_cmp_pd::<_CMP_LT_OQ>(ap, _mm256_set1_pd(super::TWO_M969)),
+            );
+            let bad = _mm256_or_pd(
+                tiny,
+                _mm256_cmp_pd::<_CMP_NLT_UQ>(ap, _mm256_set1_pd(f64::INFINITY)),
+            );
+            if _mm256_movemask_pd(bad) & SAMPLES != 0 {
+                return portable::mul(a, b, dir);
+            }
+            let e = _mm256_fmsub_pd(va, vb, p);
+            with_flags64(directed64(p, e, down64(dir)), va, vb)
+        }
+    }
+
+    /// `a + b`, randomly rounded.
+    #[inline(always)]
+    pub(super) fn add_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+        // SAFETY: for all intrinsics below, the target has AVX2.
+        unsafe {
+            let va = core::mem::transmute::<[f32; 4], __m128>(a);
+            let vb = core::mem::transmute::<[f32; 4], __m128>(b);
+            let s = _mm_add_ps(va, vb);
+            let big =
+                _mm_cmp_ps::<_CMP_NLT_UQ>(_mm_max_ps(abs32(va), abs32(vb)), _mm_set1_ps(1.6e38));
+            let bad = _mm_or_ps(
+                big,
+                _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(s), _mm_set1_ps(f32::INFINITY)),
+            );
+            if _mm_movemask_ps(bad) & SAMPLES != 0 {
+                return portable::add(a, b, dir);
+            }
+            let bb = _mm_sub_ps(s, va);
+            let e = _mm_add_ps(_mm_sub_ps(va, _mm_sub_ps(s, bb)), _mm_sub_ps(vb, bb));
+            let zero = _mm_setzero_ps();
+            let lt = _mm_castps_si128(_mm_cmp_ps::<_CMP_LT_OQ>(e, zero));
+            let gt = _mm_castps_si128(_mm_cmp_ps::<_CMP_GT_OQ>(e, zero));
+            let down = down32(dir);
+            let r = directed32(s, lt, gt, down);
+            let neg = _mm_set1_ps(-0.0);
+            let zero_down = _mm_xor_ps(neg, _mm_add_ps(_mm_xor_ps(va, neg), _mm_xor_ps(vb, neg)));
+            let is_zero = _mm_cmp_ps::<_CMP_EQ_OQ>(s, zero);
+            let fix = _mm_and_ps(is_zero, _mm_castsi128_ps(down));
+            with_flags32(_mm_blendv_ps(r, zero_down, fix), va, vb)
+        }
+    }
+
+    /// `a · b`, randomly rounded: the product of two `f32` is exact in `f64`, which gives the
+    /// sign of the error of the `f32` product.
+    #[inline(always)]
+    pub(super) fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+        // SAFETY: for all intrinsics below, the target has AVX2.
+        unsafe {
+            let va = core::mem::transmute::<[f32; 4], __m128>(a);
+            let vb = core::mem::transmute::<[f32; 4], __m128>(b);
+            let x = _mm256_mul_pd(_mm256_cvtps_pd(va), _mm256_cvtps_pd(vb));
+            let p = _mm256_cvtpd_ps(x);
+            // Rare lanes: a product that is not finite (overflow, or a non-finite operand).
+            let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(p), _mm_set1_ps(f32::INFINITY));
+            if _mm_movemask_ps(bad) & SAMPLES != 0 {
+                return portable::mul(a, b, dir);
+            }
+            let e = _mm256_sub_pd(x, _mm256_cvtps_pd(p));
+            let zero = _mm256_setzero_pd();
+            // 64-bit comparison masks to 32-bit lanes: the low half of each.
+            let narrow = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+            let lt = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+                _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero)),
+                narrow,
+            ));
+            let gt = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+                _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(e, zero)),
+                narrow,
+            ));
+            with_flags32(directed32(p, lt, gt, down32(dir)), va, vb)
+        }
     }
 }
 
@@ -666,7 +938,24 @@ macro_rules! dispatch {
                 // SAFETY: the target has AVX-512F (checked at compile time above).
                 unsafe { avx512::$add(a, b, dir) }
             }
-            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma",
+                not(target_feature = "avx512f")
+            ))]
+            {
+                Self::load(avx2::$add(Self::store(a), Self::store(b), dir))
+            }
+            #[cfg(not(any(
+                all(target_arch = "x86_64", target_feature = "avx512f"),
+                all(
+                    target_arch = "x86_64",
+                    target_feature = "avx2",
+                    target_feature = "fma",
+                    not(target_feature = "avx512f")
+                )
+            )))]
             {
                 Self::load(portable::add(Self::store(a), Self::store(b), dir))
             }
@@ -678,7 +967,24 @@ macro_rules! dispatch {
                 // SAFETY: the target has AVX-512F.
                 unsafe { avx512::$mul(a, b, dir) }
             }
-            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma",
+                not(target_feature = "avx512f")
+            ))]
+            {
+                Self::load(avx2::$mul(Self::store(a), Self::store(b), dir))
+            }
+            #[cfg(not(any(
+                all(target_arch = "x86_64", target_feature = "avx512f"),
+                all(
+                    target_arch = "x86_64",
+                    target_feature = "avx2",
+                    target_feature = "fma",
+                    not(target_feature = "avx512f")
+                )
+            )))]
             {
                 Self::load(portable::mul(Self::store(a), Self::store(b), dir))
             }
