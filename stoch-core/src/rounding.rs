@@ -127,25 +127,74 @@ pub trait Kernels: Sized + Copy {
     }
 }
 
+/// The lanes of a value in one vector register (x86-64 with AVX2 and FMA, AVX-512 included).
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+mod vlanes {
+    use core::arch::x86_64::{__m128, __m256d};
+
+    /// Four `f64` lanes in a vector register, with the alignment of `f64` (so that the
+    /// value keeps the layout of the device type).
+    #[derive(Clone, Copy)]
+    #[repr(C, packed(8))]
+    pub struct L64(pub(crate) __m256d);
+    /// Four `f32` lanes in a vector register, with the alignment of `f32`.
+    #[derive(Clone, Copy)]
+    #[repr(C, packed(4))]
+    pub struct L32(pub(crate) __m128);
+
+    // SAFETY: plain data.
+    unsafe impl Send for L64 {}
+    // SAFETY: plain data.
+    unsafe impl Sync for L64 {}
+    // SAFETY: plain data.
+    unsafe impl Send for L32 {}
+    // SAFETY: plain data.
+    unsafe impl Sync for L32 {}
+}
+
 /// The lanes of an `f64` value.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-pub use avx512::{L32, L64};
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+pub use vlanes::{L32, L64};
 /// The lanes of an `f64` value.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+)))]
 pub type L64 = [f64; 4];
 /// The lanes of an `f32` value.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+)))]
 pub type L32 = [f32; 4];
 
 /// Array to lanes, in constant context.
 #[inline(always)]
 pub const fn lanes64(a: [f64; 4]) -> L64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
     {
         // SAFETY: [f64; 4] and __m256d are 32 bytes of plain data.
         L64(unsafe { core::mem::transmute::<[f64; 4], core::arch::x86_64::__m256d>(a) })
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    )))]
     {
         a
     }
@@ -154,13 +203,21 @@ pub const fn lanes64(a: [f64; 4]) -> L64 {
 /// Lanes to array, in constant context.
 #[inline(always)]
 pub const fn unlanes64(v: L64) -> [f64; 4] {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
     {
         let m = v.0;
         // SAFETY: as above.
         unsafe { core::mem::transmute::<core::arch::x86_64::__m256d, [f64; 4]>(m) }
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    )))]
     {
         v
     }
@@ -169,12 +226,20 @@ pub const fn unlanes64(v: L64) -> [f64; 4] {
 /// Array to lanes, in constant context.
 #[inline(always)]
 pub const fn lanes32(a: [f32; 4]) -> L32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
     {
         // SAFETY: [f32; 4] and __m128 are 16 bytes of plain data.
         L32(unsafe { core::mem::transmute::<[f32; 4], core::arch::x86_64::__m128>(a) })
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    )))]
     {
         a
     }
@@ -183,13 +248,21 @@ pub const fn lanes32(a: [f32; 4]) -> L32 {
 /// Lanes to array, in constant context.
 #[inline(always)]
 pub const fn unlanes32(v: L32) -> [f32; 4] {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
     {
         let m = v.0;
         // SAFETY: as above.
         unsafe { core::mem::transmute::<core::arch::x86_64::__m128, [f32; 4]>(m) }
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    )))]
     {
         v
     }
@@ -286,7 +359,7 @@ mod portable {
 mod avx2 {
     use core::arch::x86_64::*;
 
-    use super::portable;
+    use super::{portable, L32, L64};
 
     /// All-ones lanes for the samples that round down, for the two random bits `dir`: bit 0
     /// for `x`, bit 1 for `y`, `z` the opposite of `y`; the flags lane is never moved.
@@ -340,18 +413,17 @@ mod avx2 {
     }
 
     /// `s` moved one unit toward −∞ in the lanes of `down` and toward +∞ in the others, where
-    /// the error `e` (the exact result minus `s`) points that way.
+    /// the exact result lies beyond `s` that way: `e_lt` (`e_gt`) marks the lanes whose error,
+    /// the exact result minus `s`, is negative (positive).
     #[inline(always)]
-    unsafe fn directed64(s: __m256d, e: __m256d, down: __m256i) -> __m256d {
+    unsafe fn directed64(s: __m256d, e_lt: __m256d, e_gt: __m256d, down: __m256i) -> __m256d {
         // SAFETY: for all intrinsics below, the target has AVX2 (checked at compile time).
         unsafe {
             let bits = _mm256_castpd_si256(s);
             let sign = _mm256_srli_epi64::<63>(bits);
             let up_step = _mm256_sub_epi64(_mm256_set1_epi64x(1), _mm256_slli_epi64::<1>(sign));
             let toward = _mm256_sub_epi64(_mm256_xor_si256(up_step, down), down);
-            let zero = _mm256_setzero_pd();
-            let lt = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero));
-            let gt = _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(e, zero));
+            let (lt, gt) = (_mm256_castpd_si256(e_lt), _mm256_castpd_si256(e_gt));
             let beyond = _mm256_or_si256(_mm256_and_si256(down, lt), _mm256_andnot_si256(down, gt));
             _mm256_castsi256_pd(_mm256_add_epi64(bits, _mm256_and_si256(toward, beyond)))
         }
@@ -384,33 +456,40 @@ mod avx2 {
 
     /// The result lanes with the flags lane replaced by the OR of the operands' flags lanes.
     #[inline(always)]
-    unsafe fn with_flags64(r: __m256d, a: __m256d, b: __m256d) -> [f64; 4] {
-        // SAFETY: AVX; the array is 32 bytes.
-        unsafe {
-            let v = _mm256_blend_pd::<0b1000>(r, _mm256_or_pd(a, b));
-            core::mem::transmute::<__m256d, [f64; 4]>(v)
-        }
+    unsafe fn with_flags64(r: __m256d, a: __m256d, b: __m256d) -> L64 {
+        // SAFETY: AVX.
+        L64(unsafe { _mm256_blend_pd::<0b1000>(r, _mm256_or_pd(a, b)) })
     }
 
     #[inline(always)]
-    unsafe fn with_flags32(r: __m128, a: __m128, b: __m128) -> [f32; 4] {
-        // SAFETY: SSE4.1; the array is 16 bytes.
-        unsafe {
-            let v = _mm_blend_ps::<0b1000>(r, _mm_or_ps(a, b));
-            core::mem::transmute::<__m128, [f32; 4]>(v)
-        }
+    unsafe fn with_flags32(r: __m128, a: __m128, b: __m128) -> L32 {
+        // SAFETY: SSE4.1.
+        L32(unsafe { _mm_blend_ps::<0b1000>(r, _mm_or_ps(a, b)) })
+    }
+
+    /// The portable path for the rare operands (kept out of line: it is large and cold).
+    #[cold]
+    #[inline(never)]
+    fn slow64(op: fn([f64; 4], [f64; 4], u32) -> [f64; 4], a: L64, b: L64, dir: u32) -> L64 {
+        super::lanes64(op(super::unlanes64(a), super::unlanes64(b), dir))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn slow32(op: fn([f32; 4], [f32; 4], u32) -> [f32; 4], a: L32, b: L32, dir: u32) -> L32 {
+        super::lanes32(op(super::unlanes32(a), super::unlanes32(b), dir))
     }
 
     /// `a + b`, randomly rounded.
     #[inline(always)]
-    pub(super) fn add_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+    pub(super) fn add_f64(a: L64, b: L64, dir: u32) -> L64 {
         // SAFETY: for all intrinsics below, the target has AVX2 and FMA.
         unsafe {
-            let va = core::mem::transmute::<[f64; 4], __m256d>(a);
-            let vb = core::mem::transmute::<[f64; 4], __m256d>(b);
+            let va = a.0;
+            let vb = b.0;
             let s = _mm256_add_pd(va, vb);
-            // Rare lanes: an operand near ±MAX (TwoSum's `s − a` could overflow), or a sum that
-            // is not finite (NaN also fails `<`).
+            // Rare lanes: an operand near ±MAX (`s − a` could overflow), or a sum that is not
+            // finite (NaN also fails `<`).
             let big = _mm256_cmp_pd::<_CMP_NLT_UQ>(
                 _mm256_max_pd(abs64(va), abs64(vb)),
                 _mm256_set1_pd(8.0e307),
@@ -420,15 +499,25 @@ mod avx2 {
                 _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(s), _mm256_set1_pd(f64::INFINITY)),
             );
             if _mm256_movemask_pd(bad) & SAMPLES != 0 {
-                return portable::add(a, b, dir);
+                return slow64(portable::add, a, b, dir);
             }
-            let bb = _mm256_sub_pd(s, va);
-            let e = _mm256_add_pd(
-                _mm256_sub_pd(va, _mm256_sub_pd(s, bb)),
-                _mm256_sub_pd(vb, bb),
+            // The error's sign by Fast2Sum, one subtraction after `s` and a comparison: with
+            // |a| ≥ |b|, `e = b − (s − a)` exactly, so `e < 0` iff `b < s − a` (and the same
+            // with a and b swapped). Both ways run in parallel; the magnitudes pick one.
+            let (t_a, t_b) = (_mm256_sub_pd(s, va), _mm256_sub_pd(s, vb));
+            let a_big = _mm256_cmp_pd::<_CMP_GE_OQ>(abs64(va), abs64(vb));
+            let lt = _mm256_blendv_pd(
+                _mm256_cmp_pd::<_CMP_LT_OQ>(va, t_b),
+                _mm256_cmp_pd::<_CMP_LT_OQ>(vb, t_a),
+                a_big,
+            );
+            let gt = _mm256_blendv_pd(
+                _mm256_cmp_pd::<_CMP_GT_OQ>(va, t_b),
+                _mm256_cmp_pd::<_CMP_GT_OQ>(vb, t_a),
+                a_big,
             );
             let down = down64(dir);
-            let r = directed64(s, e, down);
+            let r = directed64(s, lt, gt, down);
             // An exact zero sum rounded down is −0 (IEEE 754 §6.3): −((−a) + (−b)).
             let neg = _mm256_set1_pd(-0.0);
             let zero_down = _mm256_xor_pd(
@@ -443,11 +532,11 @@ mod avx2 {
 
     /// `a · b`, randomly rounded.
     #[inline(always)]
-    pub(super) fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+    pub(super) fn mul_f64(a: L64, b: L64, dir: u32) -> L64 {
         // SAFETY: for all intrinsics below, the target has AVX2 and FMA.
         unsafe {
-            let va = core::mem::transmute::<[f64; 4], __m256d>(a);
-            let vb = core::mem::transmute::<[f64; 4], __m256d>(b);
+            let va = a.0;
+            let vb = b.0;
             let p = _mm256_mul_pd(va, vb);
             // Rare lanes: a product that is not finite, or one so small (|p| < 2^-969) that the
             // FMA's error term could underflow, unless an operand is zero (then p is an exact
@@ -466,20 +555,23 @@ mod avx2 {
                 _mm256_cmp_pd::<_CMP_NLT_UQ>(ap, _mm256_set1_pd(f64::INFINITY)),
             );
             if _mm256_movemask_pd(bad) & SAMPLES != 0 {
-                return portable::mul(a, b, dir);
+                return slow64(portable::mul, a, b, dir);
             }
             let e = _mm256_fmsub_pd(va, vb, p);
-            with_flags64(directed64(p, e, down64(dir)), va, vb)
+            let zero = _mm256_setzero_pd();
+            let lt = _mm256_cmp_pd::<_CMP_LT_OQ>(e, zero);
+            let gt = _mm256_cmp_pd::<_CMP_GT_OQ>(e, zero);
+            with_flags64(directed64(p, lt, gt, down64(dir)), va, vb)
         }
     }
 
     /// `a + b`, randomly rounded.
     #[inline(always)]
-    pub(super) fn add_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    pub(super) fn add_f32(a: L32, b: L32, dir: u32) -> L32 {
         // SAFETY: for all intrinsics below, the target has AVX2.
         unsafe {
-            let va = core::mem::transmute::<[f32; 4], __m128>(a);
-            let vb = core::mem::transmute::<[f32; 4], __m128>(b);
+            let va = a.0;
+            let vb = b.0;
             let s = _mm_add_ps(va, vb);
             let big =
                 _mm_cmp_ps::<_CMP_NLT_UQ>(_mm_max_ps(abs32(va), abs32(vb)), _mm_set1_ps(1.6e38));
@@ -488,13 +580,22 @@ mod avx2 {
                 _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(s), _mm_set1_ps(f32::INFINITY)),
             );
             if _mm_movemask_ps(bad) & SAMPLES != 0 {
-                return portable::add(a, b, dir);
+                return slow32(portable::add, a, b, dir);
             }
-            let bb = _mm_sub_ps(s, va);
-            let e = _mm_add_ps(_mm_sub_ps(va, _mm_sub_ps(s, bb)), _mm_sub_ps(vb, bb));
+            // The error's sign by Fast2Sum, as for `f64`.
+            let (t_a, t_b) = (_mm_sub_ps(s, va), _mm_sub_ps(s, vb));
+            let a_big = _mm_cmp_ps::<_CMP_GE_OQ>(abs32(va), abs32(vb));
+            let lt = _mm_castps_si128(_mm_blendv_ps(
+                _mm_cmp_ps::<_CMP_LT_OQ>(va, t_b),
+                _mm_cmp_ps::<_CMP_LT_OQ>(vb, t_a),
+                a_big,
+            ));
+            let gt = _mm_castps_si128(_mm_blendv_ps(
+                _mm_cmp_ps::<_CMP_GT_OQ>(va, t_b),
+                _mm_cmp_ps::<_CMP_GT_OQ>(vb, t_a),
+                a_big,
+            ));
             let zero = _mm_setzero_ps();
-            let lt = _mm_castps_si128(_mm_cmp_ps::<_CMP_LT_OQ>(e, zero));
-            let gt = _mm_castps_si128(_mm_cmp_ps::<_CMP_GT_OQ>(e, zero));
             let down = down32(dir);
             let r = directed32(s, lt, gt, down);
             let neg = _mm_set1_ps(-0.0);
@@ -508,17 +609,17 @@ mod avx2 {
     /// `a · b`, randomly rounded: the product of two `f32` is exact in `f64`, which gives the
     /// sign of the error of the `f32` product.
     #[inline(always)]
-    pub(super) fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    pub(super) fn mul_f32(a: L32, b: L32, dir: u32) -> L32 {
         // SAFETY: for all intrinsics below, the target has AVX2.
         unsafe {
-            let va = core::mem::transmute::<[f32; 4], __m128>(a);
-            let vb = core::mem::transmute::<[f32; 4], __m128>(b);
+            let va = a.0;
+            let vb = b.0;
             let x = _mm256_mul_pd(_mm256_cvtps_pd(va), _mm256_cvtps_pd(vb));
             let p = _mm256_cvtpd_ps(x);
             // Rare lanes: a product that is not finite (overflow, or a non-finite operand).
             let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(p), _mm_set1_ps(f32::INFINITY));
             if _mm_movemask_ps(bad) & SAMPLES != 0 {
-                return portable::mul(a, b, dir);
+                return slow32(portable::mul, a, b, dir);
             }
             let e = _mm256_sub_pd(x, _mm256_cvtps_pd(p));
             let zero = _mm256_setzero_pd();
@@ -945,7 +1046,7 @@ macro_rules! dispatch {
                 not(target_feature = "avx512f")
             ))]
             {
-                Self::load(avx2::$add(Self::store(a), Self::store(b), dir))
+                avx2::$add(a, b, dir)
             }
             #[cfg(not(any(
                 all(target_arch = "x86_64", target_feature = "avx512f"),
@@ -974,7 +1075,7 @@ macro_rules! dispatch {
                 not(target_feature = "avx512f")
             ))]
             {
-                Self::load(avx2::$mul(Self::store(a), Self::store(b), dir))
+                avx2::$mul(a, b, dir)
             }
             #[cfg(not(any(
                 all(target_arch = "x86_64", target_feature = "avx512f"),
@@ -1232,24 +1333,7 @@ mod avx512 {
     /// Lanes rounded down for the two random bits.
     const DOWN: [u8; 4] = [0b100, 0b101, 0b010, 0b011];
 
-    /// Four `f64` lanes in a vector register, with the alignment of `f64` (so that the
-    /// value keeps the layout of the device type).
-    #[derive(Clone, Copy)]
-    #[repr(C, packed(8))]
-    pub struct L64(pub(crate) __m256d);
-    /// Four `f32` lanes in a vector register, with the alignment of `f32`.
-    #[derive(Clone, Copy)]
-    #[repr(C, packed(4))]
-    pub struct L32(pub(crate) __m128);
-
-    // SAFETY: plain data.
-    unsafe impl Send for L64 {}
-    // SAFETY: plain data.
-    unsafe impl Sync for L64 {}
-    // SAFETY: plain data.
-    unsafe impl Send for L32 {}
-    // SAFETY: plain data.
-    unsafe impl Sync for L32 {}
+    use super::{L32, L64};
 
     #[inline(always)]
     fn v64(a: L64) -> __m512d {
