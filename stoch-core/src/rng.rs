@@ -21,8 +21,8 @@ static EPOCH: AtomicU64 = AtomicU64::new(0);
 
 struct State {
     rng: Cell<Option<Xoshiro256PlusPlus>>,
+    /// The unused random bits above a marker bit: `bits ≤ 1` means none are left.
     bits: Cell<u64>,
-    left: Cell<u32>,
     index: Cell<u64>,
     /// Epoch of the seed the generator was drawn from.
     epoch: Cell<u64>,
@@ -33,7 +33,6 @@ thread_local! {
         State {
             rng: Cell::new(None),
             bits: Cell::new(0),
-            left: Cell::new(0),
             index: Cell::new(u64::MAX),
             epoch: Cell::new(0),
         }
@@ -92,16 +91,15 @@ pub(crate) fn dir2() -> u32 {
     // SAFETY: the thread-local outlives this call on its own thread, and `State` is only
     // accessed through shared references to `Cell`s.
     let st = unsafe { &*st };
-    let left = st.left.get();
-    if left == 0 {
+    // One load, one test and one store per operation: the marker bit above the unused bits
+    // reaches bit 0 after 31 pairs, and the next call draws 64 new bits.
+    let b = st.bits.get();
+    if b <= 1 {
         let x = next(st);
-        st.bits.set(x >> 2);
-        st.left.set(31);
+        st.bits.set((x >> 2) | (1 << 62));
         (x & 3) as u32
     } else {
-        let b = st.bits.get();
         st.bits.set(b >> 2);
-        st.left.set(left - 1);
         (b & 3) as u32
     }
 }
@@ -129,7 +127,7 @@ pub fn seed(seed: u64) {
 pub(crate) fn set_seed(seed: u64) {
     SEED.store(seed, Ordering::Relaxed);
     EPOCH.fetch_add(1, Ordering::AcqRel);
-    STATE.with(|st| st.left.set(0));
+    STATE.with(|st| st.bits.set(0));
 }
 
 /// The seed in use: [`DEFAULT_SEED`] unless [`seed`], a [`Config`](crate::Config) or
