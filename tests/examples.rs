@@ -9,10 +9,14 @@
     clippy::assign_op_pattern
 )]
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 use std::sync::{Mutex, MutexGuard};
+
+use common::HEADER;
 
 use stoch_core::{report, reset, Instability, Sf32, Sf64};
 
@@ -251,54 +255,10 @@ const PROGRAMS: [&str; 9] = [
     "wave3d",
 ];
 
-/// `target/<profile>/examples/<name>`, next to this test's `deps/` directory, where `cargo test`
-/// builds the examples. The first call also runs `cargo build` on every example of [`PROGRAMS`],
-/// with this test's profile, features and target directory: a no-op after `cargo test`, and
-/// after `cargo test --test examples` it builds the missing ones and rebuilds the stale ones
-/// (whose report would name old line numbers).
+/// The path of an example; the first call builds every example of [`PROGRAMS`] together.
 fn example(name: &str) -> PathBuf {
-    static BUILT: std::sync::Once = std::sync::Once::new();
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>/deps");
-    BUILT.call_once(|| build_examples(&PROGRAMS, profile_dir));
-    let path = profile_dir
-        .join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "{} is missing: run `cargo build --example {name}`",
-        path.display()
-    );
-    path
-}
-
-fn build_examples(names: &[&str], profile_dir: &Path) {
-    let profile = profile_dir
-        .file_name()
-        .and_then(|p| p.to_str())
-        .unwrap_or("debug");
-    let profile = if profile == "debug" { "dev" } else { profile };
-    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.args(["build", "--quiet", "--profile", profile]);
-    if cfg!(feature = "gpu") {
-        // The features this test was built with, so that nothing is rebuilt without them.
-        cmd.args(["--features", "gpu"]);
-    }
-    for name in names {
-        cmd.args(["--example", name]);
-    }
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    if let Some(target_dir) = profile_dir.parent() {
-        cmd.arg("--target-dir").arg(target_dir);
-    }
-    let status = cmd.status().expect("run cargo build");
-    assert!(
-        status.success(),
-        "cargo build of the examples {names:?} failed"
-    );
+    common::examples(&PROGRAMS);
+    common::example(name)
 }
 
 /// What an example printed.
@@ -325,19 +285,9 @@ fn run(name: &str, args: &[&str]) -> Run {
 }
 
 fn run_raw(name: &str, args: &[&str]) -> Output {
-    let mut cmd = Command::new(example(name));
-    cmd.args(args);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("STOCH_") {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.env_remove("RUST_BACKTRACE");
-    cmd.output().expect("run the example")
+    example(name);
+    common::run(name, args, &[])
 }
-
-/// The line that starts every text report.
-const HEADER: &str = ": Discrete Stochastic Arithmetic, 3 samples";
 
 /// The text report, read back: kinds with counts, sites, accuracy collapses.
 #[derive(Debug, Default)]

@@ -3,81 +3,9 @@
 //! `STOCH_REPORT=json` and `json:PATH`, and a bad `STOCH_REPORT` value. Also runs
 //! `examples/overhead.rs --quick`, so the speed example keeps working.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-/// `target/<profile>/examples/<name>`, next to this test's `deps/` directory. `cargo test`
-/// builds the examples there; this test also asks cargo once per example and process (a no-op
-/// when it is fresh), so that a run of this test alone (`cargo test --test report_once`) never
-/// uses a stale example binary.
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>/deps");
-    let path = profile_dir
-        .join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    let mut built = BUILT
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !built.iter().any(|b| b == name) {
-        build_example(name, profile_dir);
-        built.push(name.to_string());
-    }
-    drop(built);
-    assert!(
-        path.exists(),
-        "{} is missing: run `cargo build --example {name}`",
-        path.display()
-    );
-    path
-}
-
-fn build_example(name: &str, profile_dir: &std::path::Path) {
-    static BUILD: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one_at_a_time = BUILD
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let profile = profile_dir
-        .file_name()
-        .and_then(|p| p.to_str())
-        .unwrap_or("debug");
-    let profile = if profile == "debug" { "dev" } else { profile };
-    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.args(["build", "--quiet", "--example", name, "--profile", profile]);
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    if let Some(target_dir) = profile_dir.parent() {
-        cmd.arg("--target-dir").arg(target_dir);
-    }
-    let status = cmd.status().expect("run cargo build");
-    assert!(status.success(), "cargo build --example {name} failed");
-}
-
-/// Runs the example with `args` and `env`, every other `STOCH_*` variable removed.
-fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(example(name));
-    cmd.args(args);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("STOCH_") {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.env_remove("RUST_BACKTRACE");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("run the example")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The line that starts every text report.
-const HEADER: &str = ": Discrete Stochastic Arithmetic, 3 samples";
+use common::{run, stderr, HEADER};
 
 fn text_reports(err: &str) -> usize {
     err.matches(HEADER).count()

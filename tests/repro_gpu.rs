@@ -6,7 +6,9 @@
 //! stochastic float is a computed zero. The GPU checks skip with a printed reason when there is
 //! no GPU, and fail instead under `STOCH_REQUIRE_GPU=1`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 use stoch::repro::{
     global_sum_gpu_report, global_sum_report, gpu_skip_line, run_global_sum, GlobalSumConfig,
@@ -284,37 +286,12 @@ fn plain_sum_kernels_compile_with_nvrtc() {
     }
 }
 
-/// The example itself, when `cargo test` has built it: `global-sum --gpu` prints the reason in
-/// one line (no GPU) or the GPU section (GPU), and the CPU tables and report either way.
+/// The example itself (built or rebuilt by `tests/common` when needed): `global-sum --gpu`
+/// prints the reason in one line (no GPU) or the GPU section (GPU), and the CPU tables and
+/// report either way.
 #[test]
 fn repro_suite_global_sum_with_the_gpu_flag() {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
-    let bin = dir.join(format!("repro_suite{}", std::env::consts::EXE_SUFFIX));
-    if !bin.exists() {
-        // `cargo test` (the README's command) builds every example; a single `--test` does not.
-        eprintln!("skipped: {} is not built; run `cargo test`", bin.display());
-        return;
-    }
-    let built = std::fs::metadata(&bin).and_then(|m| m.modified()).ok();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let sources = [
-        "examples/repro_suite.rs",
-        "src/repro.rs",
-        "src/repro_gpu.rs",
-    ]
-    .map(|s| root.join(s));
-    let stale = sources.iter().any(|s| {
-        let m = std::fs::metadata(s).and_then(|m| m.modified()).ok();
-        matches!((m, built), (Some(m), Some(b)) if m > b)
-    });
-    if stale {
-        eprintln!(
-            "skipped: {} is older than its sources; run `cargo test`",
-            bin.display()
-        );
-        return;
-    }
+    let bin = common::example("repro_suite");
     let out_dir: PathBuf =
         std::env::temp_dir().join(format!("stoch-repro-gpu-{}", std::process::id()));
     let out = std::process::Command::new(&bin)

@@ -5,43 +5,16 @@
 //! The example binary is built (or found up to date) with the cargo that runs these tests, in
 //! the same target directory, profile and features, so these tests never skip.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// The `repro_suite` example, built by `cargo build --example repro_suite` in the target
-/// directory and profile of this test binary (`target/<profile>/deps/<test>`), once per run.
+/// The `repro_suite` example, built (or found up to date) by `tests/common` once per run.
 fn suite_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        let profile_dir = exe.parent().unwrap().parent().unwrap();
-        let target_dir = profile_dir.parent().unwrap();
-        let profile = match profile_dir.file_name().unwrap().to_str().unwrap() {
-            "debug" => "dev".to_string(),
-            p => p.to_string(),
-        };
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(["build", "--quiet", "--example", "repro_suite", "--profile"])
-            .arg(&profile)
-            .arg("--target-dir")
-            .arg(target_dir);
-        if cfg!(feature = "gpu") {
-            cmd.args(["--features", "gpu"]);
-        }
-        let out = cmd.output().expect("cannot run cargo");
-        assert!(
-            out.status.success(),
-            "cargo build --example repro_suite failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let bin = profile_dir
-            .join("examples")
-            .join(format!("repro_suite{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.exists(), "{} not built", bin.display());
-        bin
-    })
+    BIN.get_or_init(|| common::example("repro_suite"))
 }
 
 /// A fresh temporary output directory for one test.

@@ -1,80 +1,18 @@
 //! The `main` that `#[stochastic]` generates (issue 4): runs `examples/stochastic_main.rs` (built
-//! here when a single `--test` did not build it, or rebuilt when stale) in its modes `ok`, `err` and `panic`, and checks
+//! or rebuilt by `tests/common` when needed) in its modes `ok`, `err` and `panic`, and checks
 //! that the report is printed exactly once in each, the exit status, the error text, a bad
 //! `STOCH_SEED` stopping the program at start, and `STOCH_REPORT=off`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-/// `target/<profile>/examples/<name>`, next to this test's `deps/` directory, where `cargo test`
-/// builds the examples. The first call also runs `cargo build --example <name>` with this test's
-/// profile, features and target directory (as `tests/examples.rs` does): a no-op after `cargo
-/// test`; after `cargo test --test stochastic_main` it builds the example when it is missing or
-/// stale.
-fn example(name: &str) -> PathBuf {
-    static BUILT: std::sync::Once = std::sync::Once::new();
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>/deps");
-    BUILT.call_once(|| build_example(name, profile_dir));
-    let path = profile_dir
-        .join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "{} is missing: run `cargo build --example {name}`",
-        path.display()
-    );
-    path
-}
+use std::process::Output;
 
-fn build_example(name: &str, profile_dir: &Path) {
-    let profile = profile_dir
-        .file_name()
-        .and_then(|p| p.to_str())
-        .unwrap_or("debug");
-    let profile = if profile == "debug" { "dev" } else { profile };
-    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.args(["build", "--quiet", "--example", name, "--profile", profile]);
-    if cfg!(feature = "gpu") {
-        cmd.args(["--features", "gpu"]);
-    }
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    if let Some(target_dir) = profile_dir.parent() {
-        cmd.arg("--target-dir").arg(target_dir);
-    }
-    let status = cmd.status().expect("run cargo build");
-    assert!(status.success(), "cargo build --example {name} failed");
-}
+use common::{stderr, stdout, HEADER};
 
-/// Runs the example with `args` and `env`, every other `STOCH_*` variable removed.
+/// Runs `examples/stochastic_main.rs` with `args` and `env` (no other `STOCH_*` variable).
 fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(example("stochastic_main"));
-    cmd.args(args);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("STOCH_") {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.env_remove("RUST_BACKTRACE");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("run the example")
+    common::run("stochastic_main", args, env)
 }
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The line that starts every text report.
-const HEADER: &str = ": Discrete Stochastic Arithmetic, 3 samples";
 
 /// What the example prints on stdout before it acts on its mode.
 const WORK: &str = "rump(10864, 18817): IEEE 2, stochastic @.0";

@@ -1048,14 +1048,11 @@ macro_rules! dispatch {
             {
                 avx2::$add(a, b, dir)
             }
-            #[cfg(not(any(
-                all(target_arch = "x86_64", target_feature = "avx512f"),
-                all(
-                    target_arch = "x86_64",
-                    target_feature = "avx2",
-                    target_feature = "fma",
-                    not(target_feature = "avx512f")
-                )
+            // (AVX-512F implies AVX2 and FMA.)
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
             )))]
             {
                 Self::load(portable::add(Self::store(a), Self::store(b), dir))
@@ -1077,14 +1074,11 @@ macro_rules! dispatch {
             {
                 avx2::$mul(a, b, dir)
             }
-            #[cfg(not(any(
-                all(target_arch = "x86_64", target_feature = "avx512f"),
-                all(
-                    target_arch = "x86_64",
-                    target_feature = "avx2",
-                    target_feature = "fma",
-                    not(target_feature = "avx512f")
-                )
+            // (AVX-512F implies AVX2 and FMA.)
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
             )))]
             {
                 Self::load(portable::mul(Self::store(a), Self::store(b), dir))
