@@ -3,6 +3,13 @@
 use crate::{Sf32, Sf64, StochFloat, Stochastic};
 
 /// `expr as Target` where either side may be stochastic.
+#[diagnostic::on_unimplemented(
+    message = "`#[stochastic]` cannot cast `{Self}` with `as {Target}`",
+    label = "`#[stochastic]` rewrote this `as` cast, which could not be a float cast",
+    note = "inside `#[stochastic]` code, `x as {Target}` with `x` named by a variable is \
+            rewritten to accept stochastic values; an enum or a raw pointer cast does not fit",
+    note = "move the cast into a fn marked `#[stochastic(skip)]`, or write a `match`"
+)]
 pub trait StochCast<Target> {
     /// Converts like `as`, with stochastic rules (integer targets check for an intrinsic
     /// instability when the samples convert differently).
