@@ -382,17 +382,7 @@ fn emulated_digits_match_host_digits() {
             }
         })
         .collect();
-    let f: Digits<f64> = sym("emu_digits_f64").unwrap();
-    let (mut d, mut z) = (vec![0i32; values.len()], vec![0u8; values.len()]);
-    // SAFETY: three arrays of values.len() items.
-    unsafe {
-        f(
-            values.as_ptr(),
-            d.as_mut_ptr(),
-            z.as_mut_ptr(),
-            values.len() as i32,
-        )
-    };
+    let (d, z) = emu_digits::<f64>("emu_digits_f64", &values);
     for (i, v) in values.iter().enumerate() {
         assert_eq!(
             (d[i] as u32, z[i] != 0),
@@ -405,16 +395,7 @@ fn emulated_digits_match_host_digits() {
         .iter()
         .map(|v| Sf32::from_samples(v.samples().map(|x| x as f32)))
         .collect();
-    let f: Digits<f32> = sym("emu_digits_f32").unwrap();
-    // SAFETY: as above.
-    unsafe {
-        f(
-            v32.as_ptr(),
-            d.as_mut_ptr(),
-            z.as_mut_ptr(),
-            v32.len() as i32,
-        )
-    };
+    let (d, z) = emu_digits::<f32>("emu_digits_f32", &v32);
     for (i, v) in v32.iter().enumerate() {
         assert_eq!(
             (d[i] as u32, z[i] != 0),
@@ -609,17 +590,7 @@ fn emulated_do_undo_and_sums() {
 }
 
 fn check_digits_f64(values: &[Sf64]) -> usize {
-    let f: Digits<f64> = sym("emu_digits_f64").unwrap();
-    let (mut d, mut z) = (vec![0i32; values.len()], vec![0u8; values.len()]);
-    // SAFETY: three arrays of values.len() items.
-    unsafe {
-        f(
-            values.as_ptr(),
-            d.as_mut_ptr(),
-            z.as_mut_ptr(),
-            values.len() as i32,
-        )
-    };
+    let (d, z) = emu_digits::<f64>("emu_digits_f64", values);
     let mut bad = 0;
     for (i, v) in values.iter().enumerate() {
         if (d[i] as u32, z[i] != 0) != (v.digits(), v.is_computed_zero()) {
@@ -673,17 +644,7 @@ fn emulated_digits_match_host_at_the_ends_of_the_range() {
             v32.push(Sf32::from_samples(s));
         }
     }
-    let f: Digits<f32> = sym("emu_digits_f32").unwrap();
-    let (mut d, mut z) = (vec![0i32; v32.len()], vec![0u8; v32.len()]);
-    // SAFETY: three arrays of v32.len() items.
-    unsafe {
-        f(
-            v32.as_ptr(),
-            d.as_mut_ptr(),
-            z.as_mut_ptr(),
-            v32.len() as i32,
-        )
-    };
+    let (d, z) = emu_digits::<f32>("emu_digits_f32", &v32);
     for (i, v) in v32.iter().enumerate() {
         assert_eq!(
             (d[i] as u32, z[i] != 0),
@@ -694,12 +655,21 @@ fn emulated_digits_match_host_at_the_ends_of_the_range() {
     }
 }
 
-/// Samples equal bit for bit (NaN equal to NaN).
-fn same_samples(x: &Sf64, y: &Sf64) -> bool {
-    x.samples()
-        .iter()
-        .zip(y.samples())
-        .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
+/// The emulated device's digits and computed-zero flags of `values`, by the exported function
+/// `name` (`emu_digits_f64` or `emu_digits_f32`).
+fn emu_digits<T: StochFloat>(name: &str, values: &[Stochastic<T>]) -> (Vec<i32>, Vec<u8>) {
+    let f: Digits<T> = sym(name).unwrap();
+    let (mut d, mut z) = (vec![0i32; values.len()], vec![0u8; values.len()]);
+    // SAFETY: three arrays of values.len() items.
+    unsafe {
+        f(
+            values.as_ptr(),
+            d.as_mut_ptr(),
+            z.as_mut_ptr(),
+            values.len() as i32,
+        )
+    };
+    (d, z)
 }
 
 #[test]
@@ -742,7 +712,7 @@ fn emulated_api_functions_match_the_host() {
             );
             if exact {
                 assert!(
-                    same_samples(&dev[i], &h),
+                    common::same_samples(&dev[i], &h),
                     "unary {op} case {i}: {:?} vs {:?}",
                     dev[i].samples(),
                     h.samples()
@@ -804,7 +774,7 @@ fn emulated_api_functions_match_the_host() {
             );
             if exact {
                 assert!(
-                    same_samples(&dev[i], &h),
+                    common::same_samples(&dev[i], &h),
                     "binary {op} case {i}: {:?} vs {:?}",
                     dev[i].samples(),
                     h.samples()

@@ -549,14 +549,6 @@ fn device_digits_match_host_at_the_ends_of_the_range() {
     }
 }
 
-/// Samples equal bit for bit (NaN equal to NaN).
-fn same_samples(x: &Sf64, y: &Sf64) -> bool {
-    x.samples()
-        .iter()
-        .zip(y.samples())
-        .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
-}
-
 #[test]
 fn api_functions_match_the_host() {
     let _serial = common::serial();
@@ -596,7 +588,7 @@ fn api_functions_match_the_host() {
                 a[i].samples()
             );
             if exact {
-                assert!(same_samples(&dev[i], &h), "{op:?} case {i}");
+                assert!(common::same_samples(&dev[i], &h), "{op:?} case {i}");
             }
         }
     }
@@ -635,7 +627,7 @@ fn api_functions_match_the_host() {
             let (h, hb) = common::host_flags(|| host(a[i], b[i]), bits);
             assert_eq!(dev[i].flags().bits(), hb, "{op:?} case {i}");
             if exact {
-                assert!(same_samples(&dev[i], &h), "{op:?} case {i}");
+                assert!(common::same_samples(&dev[i], &h), "{op:?} case {i}");
             }
         }
     }

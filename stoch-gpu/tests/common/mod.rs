@@ -322,3 +322,11 @@ pub fn api_cases() -> (Vec<Sf64>, Vec<Sf64>) {
     b.extend(extra_b);
     (a, b)
 }
+
+/// Samples equal bit for bit (NaN equal to NaN).
+pub fn same_samples(x: &Sf64, y: &Sf64) -> bool {
+    x.samples()
+        .iter()
+        .zip(y.samples())
+        .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
+}
