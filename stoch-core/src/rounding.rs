@@ -420,11 +420,14 @@ mod avx2 {
         // SAFETY: for all intrinsics below, the target has AVX2 (checked at compile time).
         unsafe {
             let bits = _mm256_castpd_si256(s);
-            let sign = _mm256_srli_epi64::<63>(bits);
-            let up_step = _mm256_sub_epi64(_mm256_set1_epi64x(1), _mm256_slli_epi64::<1>(sign));
-            let toward = _mm256_sub_epi64(_mm256_xor_si256(up_step, down), down);
-            let (lt, gt) = (_mm256_castpd_si256(e_lt), _mm256_castpd_si256(e_gt));
-            let beyond = _mm256_or_si256(_mm256_and_si256(down, lt), _mm256_andnot_si256(down, gt));
+            // One unit toward +∞ is +1 on the bits of a positive value and −1 on a negative
+            // one, and the reverse toward −∞: the step is −1 (all ones) where the sign mask
+            // and the direction mask differ, +1 elsewhere.
+            let negative = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
+            let toward = _mm256_or_si256(_mm256_xor_si256(negative, down), _mm256_set1_epi64x(1));
+            // Moves where the error points the requested way (`down` selects by its sign bit).
+            let beyond =
+                _mm256_castpd_si256(_mm256_blendv_pd(e_gt, e_lt, _mm256_castsi256_pd(down)));
             _mm256_castsi256_pd(_mm256_add_epi64(bits, _mm256_and_si256(toward, beyond)))
         }
     }
@@ -434,10 +437,14 @@ mod avx2 {
         // SAFETY: for all intrinsics below, the target has AVX2.
         unsafe {
             let bits = _mm_castps_si128(s);
-            let sign = _mm_srli_epi32::<31>(bits);
-            let up_step = _mm_sub_epi32(_mm_set1_epi32(1), _mm_slli_epi32::<1>(sign));
-            let toward = _mm_sub_epi32(_mm_xor_si128(up_step, down), down);
-            let beyond = _mm_or_si128(_mm_and_si128(down, e_lt), _mm_andnot_si128(down, e_gt));
+            // As for `f64`; the sign mask by an arithmetic shift.
+            let negative = _mm_srai_epi32::<31>(bits);
+            let toward = _mm_or_si128(_mm_xor_si128(negative, down), _mm_set1_epi32(1));
+            let beyond = _mm_castps_si128(_mm_blendv_ps(
+                _mm_castsi128_ps(e_gt),
+                _mm_castsi128_ps(e_lt),
+                _mm_castsi128_ps(down),
+            ));
             _mm_castsi128_ps(_mm_add_epi32(bits, _mm_and_si128(toward, beyond)))
         }
     }
@@ -490,13 +497,11 @@ mod avx2 {
             let s = _mm256_add_pd(va, vb);
             // Rare lanes: an operand near ±MAX (`s − a` could overflow), or a sum that is not
             // finite (NaN also fails `<`).
-            let big = _mm256_cmp_pd::<_CMP_NLT_UQ>(
-                _mm256_max_pd(abs64(va), abs64(vb)),
+            // One comparison: `max` returns its second operand when either is NaN, so a NaN
+            // sum reaches the test, which an infinite sum also fails.
+            let bad = _mm256_cmp_pd::<_CMP_NLT_UQ>(
+                _mm256_max_pd(_mm256_max_pd(abs64(va), abs64(vb)), abs64(s)),
                 _mm256_set1_pd(8.0e307),
-            );
-            let bad = _mm256_or_pd(
-                big,
-                _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(s), _mm256_set1_pd(f64::INFINITY)),
             );
             if _mm256_movemask_pd(bad) & SAMPLES != 0 {
                 return slow64(portable::add, a, b, dir);
@@ -573,11 +578,9 @@ mod avx2 {
             let va = a.0;
             let vb = b.0;
             let s = _mm_add_ps(va, vb);
-            let big =
-                _mm_cmp_ps::<_CMP_NLT_UQ>(_mm_max_ps(abs32(va), abs32(vb)), _mm_set1_ps(1.6e38));
-            let bad = _mm_or_ps(
-                big,
-                _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(s), _mm_set1_ps(f32::INFINITY)),
+            let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(
+                _mm_max_ps(_mm_max_ps(abs32(va), abs32(vb)), abs32(s)),
+                _mm_set1_ps(1.6e38),
             );
             if _mm_movemask_ps(bad) & SAMPLES != 0 {
                 return slow32(portable::add, a, b, dir);
