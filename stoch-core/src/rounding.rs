@@ -808,8 +808,18 @@ fn prod_err_f64(a: f64, b: f64, p: f64) -> f64 {
 #[cfg(not(target_feature = "fma"))]
 #[inline(always)]
 fn prod_err_f64(a: f64, b: f64, p: f64) -> f64 {
+    prod_err_dekker_f64(a, b, p)
+}
+
+/// Dekker's product error, compiled on every target so that its unit test runs everywhere
+/// (it is the product error of builds without hardware FMA).
+#[cfg_attr(target_feature = "fma", allow(dead_code))]
+#[inline(always)]
+fn prod_err_dekker_f64(a: f64, b: f64, p: f64) -> f64 {
     const HUGE: f64 = 6.696928794914171e299; // 2^996: Veltkamp's split would overflow above.
-    if a.abs() >= HUGE || b.abs() >= HUGE || !p.is_finite() {
+                                             // Near the top of the range the split halves' product `ah·bh` can round past ±MAX even
+                                             // though `p` is finite (e.g. √MAX squared): the slow path there too.
+    if a.abs() >= HUGE || b.abs() >= HUGE || p.abs() >= TWO_1000 || p.is_nan() {
         return prod_err_slow_f64(a, b, p);
     }
     const SPLIT: f64 = 134217729.0; // 2^27 + 1
@@ -822,7 +832,7 @@ fn prod_err_f64(a: f64, b: f64, p: f64) -> f64 {
     ((ah * bh - p) + ah * bl + al * bh) + al * bl
 }
 
-#[cfg(not(target_feature = "fma"))]
+#[cfg_attr(target_feature = "fma", allow(dead_code))]
 #[cold]
 #[inline(never)]
 fn prod_err_slow_f64(a: f64, b: f64, p: f64) -> f64 {
@@ -1491,6 +1501,47 @@ mod avx512 {
                 DOWN[(dir & 3) as usize] as u16,
                 a,
             ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod dekker_tests {
+    use super::*;
+
+    /// Dekker's product error is the exact error (the C library's correctly rounded FMA
+    /// gives it) over the whole range, the top of it included (√MAX squared rounds to a finite
+    /// `p` while the split halves' product overflows), on every target.
+    #[test]
+    fn dekker_product_error_is_exact() {
+        let mut cases = vec![
+            (f64::MAX.sqrt(), f64::MAX.sqrt()),
+            (f64::MAX.sqrt().next_up(), f64::MAX.sqrt().next_down()),
+            (1.0e154, 1.7e154),
+            (-1.3407807929942596e154, 1.3407807929942596e154),
+            (3.0, 1.0 / 3.0),
+            (1.0e-150, 1.0e-150),
+        ];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let a = f64::from_bits(x & 0x7FEF_FFFF_FFFF_FFFF | (x & (1 << 63)));
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let b = f64::from_bits(x & 0x7FEF_FFFF_FFFF_FFFF);
+            cases.push((a, b));
+        }
+        for (a, b) in cases {
+            let p = a * b;
+            if !p.is_finite() || p.abs() < TWO_M969 {
+                continue; // outside the function's contract (overflow; tiny: scaled first)
+            }
+            let want = a.mul_add(b, -p);
+            let got = prod_err_dekker_f64(a, b, p);
+            assert_eq!(got, want, "a = {a:e}, b = {b:e}, p = {p:e}");
         }
     }
 }
