@@ -215,6 +215,28 @@ fn init_names_environment_variables_it_does_not_apply() {
 }
 
 #[test]
+fn misspelled_variables_are_named() {
+    for mode in ["finish-twice", "guard"] {
+        let out = run("report_once", &[mode], &[("STOCH_DETECTS", "none")]);
+        let err = stderr(&out);
+        assert!(out.status.success(), "{err}");
+        assert_eq!(
+            err.matches(
+                "stoch: unknown variable STOCH_DETECTS is ignored (did you mean STOCH_DETECT?)"
+            )
+            .count(),
+            1,
+            "{mode}: {err}"
+        );
+        // The misspelled setting is not applied: every kind is still checked.
+        assert!(
+            err.contains("3 numerical instabilities detected"),
+            "{mode}: {err}"
+        );
+    }
+}
+
+#[test]
 fn overhead_example_runs_quick() {
     let out = run("overhead", &["--quick"], &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);

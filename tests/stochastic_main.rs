@@ -127,3 +127,17 @@ fn report_off_prints_nothing() {
         }
     }
 }
+
+#[test]
+fn misspelled_variable_is_named_at_start() {
+    let out = run(&["ok"], &[("STOCH_SEEED", "7")]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.starts_with(
+            "stoch: unknown variable STOCH_SEEED is ignored (did you mean STOCH_SEED?)\n"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.matches(HEADER).count(), 1, "{err}");
+}

@@ -529,6 +529,7 @@ fn init_from_env() {
     // Applied inside `call_once`: other threads wait until the environment's settings are in
     // force before their first operation.
     INIT.call_once(|| {
+        warn_unknown_env();
         let cfg = match Config::from_env() {
             Ok(c) => c,
             Err(e) => {
@@ -540,6 +541,67 @@ fn init_from_env() {
         };
         cfg.apply_inner();
     });
+}
+
+/// `STOCH_*` variables read by the workspace's own tools and tests (GPU and NVRTC test
+/// switches, seeds of the property tests), not by the configuration.
+const TOOL_VARS: [&str; 7] = [
+    "STOCH_REQUIRE_GPU",
+    "STOCH_REQUIRE_NVRTC",
+    "STOCH_NVRTC_DIR",
+    "STOCH_WORKSPACE",
+    "STOCH_TEST_SEED",
+    "STOCH_ORACLE_N",
+    "STOCH_ORACLE_SHOW",
+];
+
+/// One line per `STOCH_*` name in `names` that nothing reads (a misspelling, most likely),
+/// with the closest known name when it is near.
+pub(crate) fn unknown_env_vars(names: impl Iterator<Item = String>) -> Vec<String> {
+    let known = || Config::ENV_VARS.iter().chain(TOOL_VARS.iter());
+    names
+        .filter(|n| n.starts_with("STOCH_") && !known().any(|k| k == n))
+        .map(|n| {
+            let near = known()
+                .map(|k| (edit_distance(&n, k), *k))
+                .min()
+                .filter(|(d, _)| *d <= 3);
+            match near {
+                Some((_, k)) => format!("unknown variable {n} is ignored (did you mean {k}?)"),
+                None => format!(
+                    "unknown variable {n} is ignored (stoch reads {})",
+                    Config::ENV_VARS.join(", ")
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Levenshtein distance (short names only).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// Prints, once per process, the `STOCH_*` variables of the environment that nothing reads.
+pub(crate) fn warn_unknown_env() {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if WARNED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    for line in unknown_env_vars(std::env::vars_os().filter_map(|(k, _)| k.into_string().ok())) {
+        eprintln!("stoch: {line}");
+    }
 }
 
 /// Whether detection of `kind` (bit) is on. Reads the environment first if nothing has yet
@@ -562,6 +624,26 @@ mod tests {
                 .find(|(n, _)| *n == k)
                 .map(|(_, v)| v.to_string())
         }
+    }
+
+    #[test]
+    fn unknown_variables_are_named_with_the_closest_known_one() {
+        let names = [
+            "STOCH_SEDE",
+            "STOCH_SEED",
+            "STOCH_REQUIRE_GPU",
+            "STOCH_XYZZY_PLUGH",
+            "PATH",
+        ];
+        let lines = unknown_env_vars(names.iter().map(|s| s.to_string()));
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(
+            lines[0],
+            "unknown variable STOCH_SEDE is ignored (did you mean STOCH_SEED?)"
+        );
+        assert!(lines[1]
+            .starts_with("unknown variable STOCH_XYZZY_PLUGH is ignored (stoch reads STOCH_SEED,"));
+        assert_eq!(edit_distance("STOCH_DETECTS", "STOCH_DETECT"), 1);
     }
 
     #[test]

@@ -179,6 +179,7 @@ impl Drop for MainGuard {
 /// with status 2. The guard prints the report when `main` ends, unless `report` is false.
 #[must_use]
 pub fn main_prologue(report: bool) -> MainGuard {
+    crate::config::warn_unknown_env();
     match crate::Config::from_env() {
         Ok(cfg) => cfg.apply(),
         Err(e) => {

@@ -590,6 +590,7 @@ pub fn finish() {
 /// ```
 #[must_use = "the report is printed when the guard is dropped"]
 pub fn init(config: Config) -> Guard {
+    config::warn_unknown_env();
     let unapplied = config.env_not_applied(|k| std::env::var(k).ok());
     if !unapplied.is_empty() {
         let _ = writeln!(
