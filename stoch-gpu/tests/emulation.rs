@@ -319,7 +319,6 @@ fn emulated_flags_match_the_host_checks() {
         );
     }
     // Relations and the branching flag.
-    let cmp: Compare = sym("emu_compare_f64").unwrap();
     let host_rel: [fn(&Sf64, &Sf64) -> bool; 6] = [
         |x, y| x < y,
         |x, y| x <= y,
@@ -329,19 +328,7 @@ fn emulated_flags_match_the_host_checks() {
         |x, y| x != y,
     ];
     for (op, rel) in host_rel.iter().enumerate() {
-        let (mut r, mut f) = (vec![0u8; a.len()], vec![0u8; a.len()]);
-        // SAFETY: four arrays of a.len() items.
-        unsafe {
-            cmp(
-                a.as_ptr(),
-                b.as_ptr(),
-                r.as_mut_ptr(),
-                f.as_mut_ptr(),
-                a.len() as i32,
-                op as i32,
-                1,
-            )
-        };
+        let (r, f) = emu_compare(&a, &b, op as i32);
         for i in 0..a.len() {
             stoch_core::reset();
             let h = rel(&a[i], &b[i]);
@@ -655,6 +642,27 @@ fn emulated_digits_match_host_at_the_ends_of_the_range() {
     }
 }
 
+/// The emulated device's relation `op` on `a[i]`, `b[i]` (seed 1): the results and the flag
+/// bytes it leaves.
+fn emu_compare(a: &[Sf64], b: &[Sf64], op: i32) -> (Vec<u8>, Vec<u8>) {
+    let cmp: Compare = sym("emu_compare_f64").unwrap();
+    let (mut r, mut f) = (vec![0u8; a.len()], vec![0u8; a.len()]);
+    assert_eq!(a.len(), b.len());
+    // SAFETY: four arrays of a.len() items (b is as long as a: asserted above).
+    unsafe {
+        cmp(
+            a.as_ptr(),
+            b.as_ptr(),
+            r.as_mut_ptr(),
+            f.as_mut_ptr(),
+            a.len() as i32,
+            op,
+            1,
+        )
+    };
+    (r, f)
+}
+
 /// The emulated device's digits and computed-zero flags of `values`, by the exported function
 /// `name` (`emu_digits_f64` or `emu_digits_f32`).
 fn emu_digits<T: StochFloat>(name: &str, values: &[Stochastic<T>]) -> (Vec<i32>, Vec<u8>) {
@@ -791,7 +799,6 @@ fn emulated_relations_follow_the_host() {
         return;
     }
     let (a, b) = api_cases();
-    let cmp: Compare = sym("emu_compare_f64").unwrap();
     type HostRel = fn(&Sf64, &Sf64) -> bool;
     let host_rel: [(i32, HostRel); 11] = [
         (0, |x, y| x < y),
@@ -807,19 +814,7 @@ fn emulated_relations_follow_the_host() {
         (10, |x, y| Sf64::new(y.samples()[0]) >= *x),
     ];
     for (op, rel) in host_rel {
-        let (mut r, mut f) = (vec![0u8; a.len()], vec![0u8; a.len()]);
-        // SAFETY: four arrays of a.len() items.
-        unsafe {
-            cmp(
-                a.as_ptr(),
-                b.as_ptr(),
-                r.as_mut_ptr(),
-                f.as_mut_ptr(),
-                a.len() as i32,
-                op,
-                1,
-            )
-        };
+        let (r, f) = emu_compare(&a, &b, op);
         for i in 0..a.len() {
             let (h, hb) = common::host_flags(|| rel(&a[i], &b[i]), |_| a[i].flags().bits());
             let what = format!(
