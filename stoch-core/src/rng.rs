@@ -150,9 +150,15 @@ pub(crate) fn uniform_pm1() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
+
+    /// The seed is process-wide: tests that set it run one at a time, or one's `seed` would
+    /// restart the other's stream half-way.
+    static SEED_LOCK: Mutex<()> = Mutex::new(());
 
     #[test]
     fn bits_are_balanced_and_replayable() {
+        let _lock = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         seed(7);
         let a: Vec<u32> = (0..10_000).map(|_| dir2()).collect();
         seed(7);
@@ -165,6 +171,7 @@ mod tests {
 
     #[test]
     fn threads_get_distinct_streams() {
+        let _lock = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         seed(11);
         let here: Vec<u32> = (0..64).map(|_| dir2()).collect();
         let there = std::thread::spawn(|| (0..64).map(|_| dir2()).collect::<Vec<u32>>())

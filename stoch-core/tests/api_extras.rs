@@ -5,8 +5,12 @@ use std::cmp::Ordering;
 
 use stoch_core::{Flags, Instability, Sf32, Sf64};
 
+/// The report is process-wide: these tests reset it, read it or add to it, one at a time.
+static REPORT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn total_cmp_orders_by_mean_then_samples() {
+    let _lock = REPORT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let mut v = vec![
         Sf64::new(3.0),
         Sf64::NAN,
@@ -68,6 +72,7 @@ fn total_cmp_orders_by_mean_then_samples() {
 
 #[test]
 fn euclid_matches_f64_on_exact_values() {
+    let _lock = REPORT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let cases = [
         (7.0, 4.0),
         (-7.0, 4.0),
@@ -123,6 +128,7 @@ fn euclid_matches_f64_on_exact_values() {
 
 #[test]
 fn euclid_instability_and_flags() {
+    let _lock = REPORT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     stoch_core::reset();
     // Samples on both sides of a multiple of 4: the quotients differ, Intrinsic.
     let x = Sf64::from_samples([8.0 - 1e-14, 8.0, 8.0 + 1e-14]);
@@ -152,6 +158,7 @@ fn euclid_instability_and_flags() {
 
 #[test]
 fn rem_euclid_rounds_randomly_when_inexact() {
+    let _lock = REPORT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     // −1e-20 rem 1 = 1 − 1e-20: RN gives 1.0, random rounding 1.0 or 1.0.next_down().
     let (mut low, mut n) = (0, 0);
     for _ in 0..2000 {
@@ -167,6 +174,7 @@ fn rem_euclid_rounds_randomly_when_inexact() {
 
 #[test]
 fn lower_and_upper_exp() {
+    let _lock = REPORT_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let third = Sf64::new(1.0) / 3.0;
     assert_eq!(format!("{third:e}"), "3.33333333333333e-1");
     assert_eq!(format!("{third:e}"), format!("{third}"));
