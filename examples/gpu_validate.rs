@@ -183,7 +183,7 @@ mod gpu_demo {
         use stoch_gpu::kernels::{entry, source_of};
 
         let p = WaveProblem::new(n);
-        let reps = 10;
+        let reps = 50;
         let vel = gpu.upload_plain(&p.vel)?;
         let (mut a, mut b, mut c) = (
             gpu.upload_plain(&p.u0)?,

@@ -10,7 +10,8 @@
 #define WAVE_A4 (-0.0017857142857142857f)
 
 // Same stencil and operation order as stoch_wave_step_f32.
-extern "C" __global__ void plain_wave_step_f32(const float* u_prev, const float* u, float* u_next, const float* vel, int nx, int ny, int nz) {
+extern "C" __global__ void plain_wave_step_f32(const float* __restrict__ u_prev, const float* __restrict__ u, float* __restrict__ u_next,
+                                               const float* __restrict__ vel, int nx, int ny, int nz) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     int j = blockIdx.y * blockDim.y + threadIdx.y;
     int k = blockIdx.z * blockDim.z + threadIdx.z;

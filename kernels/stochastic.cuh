@@ -123,6 +123,36 @@ static_assert(sizeof(stoch_float_prefix3) == 12 && sizeof(stoch_double_prefix3) 
 static_assert(sizeof(stoch_float::pad) == 3 && sizeof(stoch_double::pad) == 7, "explicit padding: 3 and 7 bytes");
 static_assert(sizeof(stoch_float_prefix4) == 16 && sizeof(stoch_double_prefix4) == 32, "padding fills the tail");
 
+// Whole-element loads and stores. `stoch_float` is 4-aligned (the host layout), so a plain
+// `a[i]` is read as three 4-byte loads and a byte load; an element of a device buffer is always
+// 16-byte aligned (cudaMalloc returns 256-byte aligned memory, elements are 16 or 32 bytes), and
+// these helpers read and write it in one 16-byte access (two for stoch_double), with the flag
+// byte and zero padding in the last word. Use them in memory-bound kernels (the shipped stencil
+// does); `p` must be 16-byte aligned.
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+__device__ __forceinline__ stoch_float stoch_load(const stoch_float* p) {
+    float4 v = *reinterpret_cast<const float4*>(p);
+    return stoch_float(v.x, v.y, v.z, (unsigned char)(__float_as_uint(v.w) & 0xffu));
+}
+__device__ __forceinline__ stoch_double stoch_load(const stoch_double* p) {
+    const double2* q = reinterpret_cast<const double2*>(p);
+    double2 a = q[0], b = q[1];
+    return stoch_double(a.x, a.y, b.x, (unsigned char)(__double_as_longlong(b.y) & 0xff));
+}
+__device__ __forceinline__ void stoch_store(stoch_float* p, const stoch_float& v) {
+    *reinterpret_cast<float4*>(p) = make_float4(v.x, v.y, v.z, __uint_as_float((unsigned int)v.flags));
+}
+__device__ __forceinline__ void stoch_store(stoch_double* p, const stoch_double& v) {
+    double2* q = reinterpret_cast<double2*>(p);
+    q[0] = make_double2(v.x, v.y);
+    q[1] = make_double2(v.z, __longlong_as_double((long long)v.flags));
+}
+#else
+// Host compilers (the emulation in stoch-gpu's tests): the same values, element by element.
+template <class T> inline stoch_t<T> stoch_load(const stoch_t<T>* p) { return stoch_t<T>(p->x, p->y, p->z, p->flags); }
+template <class T> inline void stoch_store(stoch_t<T>* p, const stoch_t<T>& v) { *p = stoch_t<T>(v.x, v.y, v.z, v.flags); }
+#endif
+
 /// Maximum number of exact significant digits reported for a sample type.
 template <class T> struct stoch_limits;
 template <> struct stoch_limits<float> { enum { max_digits = 7, mant_bits = 23 }; };
@@ -348,12 +378,40 @@ template <class T> __device__ __noinline__ double stoch_dsa_digits_real(T x, T y
     return __longlong_as_double((long long)0xBFD94A8EE276C6A6ULL) - 0.5 * log10(q / 2.0); // log10(sqrt(3) / tau)
 }
 
+/// The digits of finite samples that are not all equal, decided without a logarithm or a
+/// division, or -1 when that cannot be done safely. With S = a + b + c and
+/// N = sum((3 R_i - S)^2) (the quantities of `stoch_dsa_noise_full`), the host's
+/// q / 2 = sum(((R_i - m) / m)^2) / 2 equals N / (2 S^2) up to rounding, and
+/// floor(C + 0.5) >= k exactly when q / 2 <= T_k = 10^(2 (C0 + 0.5 - k)) (C0 = log10(sqrt(3) /
+/// tau)); k = 0 is the noise test. N and 2 T_k S^2 are compared directly. Both q's carry a
+/// relative rounding error of about 10 u / sqrt(q) (u = 2^-53): below 4e-7 for float samples
+/// (q >= 1e-15 when they differ), below 1e-4 for double samples while q > 2 T_11. Where N lies
+/// within `margin` (1e-5 for float, 1e-3 for double: 25 and 10 times those errors) of a
+/// threshold, at a threshold past `last` (double: 10; beyond, only the exact formulas are
+/// precise enough), or at extreme magnitudes, it returns -1 and the caller decides by the exact
+/// formulas of digits.rs, so the result is always the host's.
+__device__ __forceinline__ int stoch_dsa_digits_fast(double a, double b, double c, int max_digits, int last, double margin) {
+    double big = fmax(fmax(stoch_absval(a), stoch_absval(b)), stoch_absval(c));
+    if (!(big < 1e150 && big > 1e-150)) return -1;
+    double s = a + b + c;
+    double da = 3.0 * a - s, db = 3.0 * b - s, dc = 3.0 * c - s;
+    double n = da * da + db * db + dc * dc;
+    double t = __longlong_as_double(0x3FA0980A362DAB30LL) * (s * s); // 2 T_1 S^2
+    for (int k = 0; k < max_digits; ++k, t *= 0.01) {
+        if (n > t * (1.0 + margin)) return k; // q / 2 > T_(k+1): k digits
+        if (n >= t * (1.0 - margin) || k == last) return -1; // too close to call, or too precise
+    }
+    return max_digits;
+}
+
 /// digits.rs `digits`: floor(C + 0.5) clamped to [0, max_digits]; the maximum for identical
 /// nonzero samples; 0 for a computed zero or a non-finite sample.
 template <class T> __device__ __noinline__ int stoch_dsa_digits(T x, T y, T z) {
     double a = (double)x, b = (double)y, c = (double)z;
     if (!stoch_finite_bits(a) || !stoch_finite_bits(b) || !stoch_finite_bits(c)) return 0;
     if (x == y && y == z) return x == (T)0 ? 0 : stoch_limits<T>::max_digits;
+    int k = sizeof(T) == 4 ? stoch_dsa_digits_fast(a, b, c, 7, 7, 1e-5) : stoch_dsa_digits_fast(a, b, c, 15, 10, 1e-3);
+    if (k >= 0) return k;
     if (stoch_dsa_is_noise(x, y, z)) return 0;
     double e = stoch_dsa_digits_real(x, y, z);
     if (e != e) return 0;
@@ -373,9 +431,11 @@ template <class T> __device__ __noinline__ double stoch_dsa_mean(T x, T y, T z) 
 template <class T>
 __device__ __noinline__ bool stoch_dsa_cancelled(T ax, T ay, T az, T bx, T by, T bz, bool b_plain, T rx, T ry, T rz) {
     if (rx == (T)0 && ry == (T)0 && rz == (T)0) return false; // an exact zero result is not flagged
-    int da = stoch_dsa_digits(ax, ay, az);
-    int d = b_plain ? da : min(da, stoch_dsa_digits(bx, by, bz));
-    return d - stoch_dsa_digits(rx, ry, rz) >= STOCH_CANCEL_LEVEL;
+    // min(da, db) - dr >= L, deciding as early as possible: da, db <= max_digits.
+    int dr = stoch_dsa_digits(rx, ry, rz);
+    if (dr + STOCH_CANCEL_LEVEL > stoch_limits<T>::max_digits) return false;
+    if (stoch_dsa_digits(ax, ay, az) - dr < STOCH_CANCEL_LEVEL) return false;
+    return b_plain || stoch_dsa_digits(bx, by, bz) - dr >= STOCH_CANCEL_LEVEL;
 }
 
 // ---------------------------------------------------------------------------------------------

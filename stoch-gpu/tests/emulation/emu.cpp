@@ -20,7 +20,7 @@
 #define __forceinline__ inline
 #define __noinline__ __attribute__((noinline))
 #define __shared__ static thread_local
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __syncthreads() ((void)0)
 #define __trap() std::abort()
 
