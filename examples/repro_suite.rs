@@ -281,9 +281,17 @@ fn global_sum_cmd(a: &Args) -> Res {
          modified Nitadori use the paper's `LARGE = 3·2^20`: outside ±2^20 (terms or partial \
          sums) they leave their design range. Sf32/Sf64 cells (naive, Kahan and the composite \
          pair in stochastic arithmetic) show the mean of the samples and the DSA digits; `@.0` \
-         is a computed zero: every method's sum of this data is noise around 0, and the mean \
-         of the samples shows its size. The last table adds one `1.0` to the data, so that the \
-         DSA digits of each method can be set against its correct digits.\n\n{notes}{pics}\n\
+         is a computed zero. In the shuffled orders the stochastic sums of this data are noise \
+         around 0, computed zeros whose mean of the samples shows their size. Sorted orders can \
+         fool DSA: there the small terms meet large partial sums, each such addition rounds to \
+         a neighbour of the partial sum, up or down at random, so every sample moves by about \
+         half an ulp of the partial sum per term (far more than the term) and in the same \
+         direction for a run of same-sign terms; the samples drift together and agree on a \
+         wrong value, and a few sorted-order cells (e.g. Sf32, Sf64 or Sf32-float2, at some \
+         worker counts) claim 1 or 2 digits (`[1 dig]`, `[2 dig]`) where the exact sum is 0: \
+         the known bias of random rounding under systematic absorption, not significant digits. The last \
+         table adds one `1.0` to the data, so that the DSA digits of each method can be set \
+         against its correct digits.\n\n{notes}{pics}\n\
          {tables}",
         machine(),
         cfg.seed

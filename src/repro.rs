@@ -709,8 +709,12 @@ pub fn digits_of_one(x: f64) -> f64 {
     }
 }
 
-/// What DSA says each summation method keeps. On the symmetric data every result is noise
-/// around 0 (DSA: a computed zero, 0 digits, for every method), so here each (size, range)
+/// What DSA says each summation method keeps. On the symmetric data a stochastic sum in a
+/// shuffled order is noise around 0 (DSA: a computed zero, 0 digits), and in a sorted order it
+/// can even fool DSA: small terms added to large partial sums move every sample by about half
+/// an ulp of the partial sum, in the same direction for a run of same-sign terms, so the
+/// samples drift together and agree on a wrong value with 1 or 2 claimed digits where the
+/// exact sum is 0. Neither says what a method keeps, so here each (size, range)
 /// array of `cfg` gets one more term, `1.0`: the exact sum is 1, and the DSA digits of each
 /// stochastic method in `cfg.methods` (first shuffle; one worker and the largest worker count
 /// of `cfg`) can be set against the correct digits of its result and of the plain method it

@@ -352,3 +352,135 @@ fn pairwise_merges_by_level() {
     assert_eq!(sum_parallel::<Pairwise<f64>, _>(&xs, 7), 500_500.0);
     assert_eq!(sum::<Pairwise<f64>, _>(&[]), 0.0);
 }
+
+/// Modified Nitadori's `LARGE` offset (seed 002, §3.2 and Figure 6). Nitadori's Fast2Sum is
+/// exact only while `|hs| >= |term|`; summed from zero, that fails as soon as a term larger
+/// than the running sum arrives, and whatever the high word had gathered below half an ulp of
+/// the new sum is absorbed and lost. Starting the high word at `LARGE = 3·2^20` makes the
+/// condition hold from the first term: every term below `2^-3` goes at once, exactly, into the
+/// low word, and nothing is absorbed later.
+///
+/// Here 64 terms `k·2^-40` (exact sum `2080·2^-40 < 2^-25`, below half an ulp of 1) are
+/// followed by `1` and `-1`. Plain Nitadori holds the tiny sum `S` exactly in `hs`, then
+/// Fast2Sum(S, 1) gives `fl(S + 1) = 1` and the error `1 - fl(1 - S) = 0`: `S` is gone, and
+/// the result is 0. The modified trick keeps `S` exactly in its low word.
+#[test]
+fn modified_nitadori_large_offset_keeps_what_nitadori_absorbs() {
+    // The paper's LARGE, `3 << (LARGE_SHIFT - 1)` with LARGE_SHIFT = 21.
+    assert_eq!(ModifiedNitadori::<f32>::PAPER_LARGE, f64::from(3u32 << 20));
+    let mut xs: Vec<f32> = (1..=64).map(|k| k as f32 * 2f32.powi(-40)).collect();
+    xs.extend([1.0, -1.0]);
+    let wide: Vec<f64> = xs.iter().map(|&x| f64::from(x)).collect();
+    let (si, s) = exact(&wide, 40);
+    assert_eq!(si, 2080, "the exact sum is 2080·2^-40");
+    assert!(s < 2f64.powi(-25));
+
+    // Plain Nitadori, from zero: the tiny sum is absorbed by the first large term.
+    assert_eq!(sum::<Nitadori<f32>, _>(&xs), 0.0);
+    let mut plain = Nitadori::<f32>::default();
+    plain.add_slice(&xs);
+    assert_eq!(plain.result_f64(), 0.0, "plain Nitadori keeps nothing of S");
+    // The offset is the whole difference: LARGE = 0 is plain Nitadori again.
+    assert_eq!(sum::<ModifiedNitadori<f32>, _>(&[]), 0.0);
+    let mut zero_large = ModifiedNitadori::with_large(0.0_f32);
+    zero_large.add_slice(&xs);
+    assert_eq!(zero_large.result(), 0.0);
+
+    // Modified Nitadori with the paper's LARGE: the high word never leaves LARGE, the low word
+    // holds S exactly, and the result is the exact sum (in f32 and f64).
+    let mut m = ModifiedNitadori::<f32>::default();
+    m.add_slice(&xs);
+    assert_eq!(m.result_f64(), s);
+    assert_eq!(f64::from(m.result()), s);
+    assert_eq!(sum::<ModifiedNitadori<f32>, _>(&xs), s as f32);
+    assert_eq!(m.hs, 3_145_728.0, "high word back at LARGE");
+    assert_eq!(f64::from(m.ls), s, "low word = S exactly");
+
+    // What LARGE = 3·2^20 guarantees: the high word lives in [2^21, 2^22), on a grid of 2^-2,
+    // and the rest of each term goes, exactly, to the low word. 0.3 splits as 0.25 + 0.05.
+    let mut g = ModifiedNitadori::<f32>::default();
+    g.add(0.3);
+    assert_eq!(g.hs - g.large, 0.25, "high word on the 2^-2 grid");
+    assert_eq!(g.ls, 0.3_f32 - 0.25, "the rest in the low word");
+    assert_eq!(g.result(), 0.3);
+}
+
+/// Narumi's carry (seed 002, Figure 8, lines 45-50, `LOWER_SHIFT = 7`). `0.1f32` is
+/// `13421773·2^-27` exactly and below `2^-3`: Fast2Sum leaves the high word at `LARGE` and the
+/// whole term goes to the integer word, `13421773` units per term, so `li` would pass
+/// `i32::MAX` after 160 terms of the same sign. The carry every `LOWER_LOOP = 128` terms moves
+/// the top 7 bits into the high word; with it, 10^5 such terms (625 times what `li` can hold)
+/// sum exactly. Same for `-0.1`, for random same-sign terms against the exact model
+/// `Σ trunc(y·2^27)` (or round-to-nearest), and for partial sums merged: two halves split off
+/// the 128-term cycle, and random splits in random order.
+#[test]
+fn narumi_carry_keeps_the_integer_word_from_overflowing() {
+    const N: usize = 100_000;
+    for sign in [1.0_f32, -1.0] {
+        let y = sign * 0.1_f32;
+        let unit = to_int(f64::from(y), 27);
+        assert_eq!(unit, i128::from(sign as i32) * 13_421_773);
+        // Without the carry the low word overflows long before the end.
+        assert!(unit.abs() * 160 > i128::from(i32::MAX));
+        let xs = vec![y; N];
+        let wide: Vec<f64> = xs.iter().map(|&x| f64::from(x)).collect();
+        let (si, s) = exact(&wide, 27);
+        assert_eq!(si, unit * N as i128);
+        assert!(si.abs() > 600 * i128::from(i32::MAX));
+        for empty in [Narumi::truncating(), Narumi::nearest()] {
+            let mut a = empty;
+            a.add_slice(&xs);
+            assert_eq!(a.result_f64(), s, "{:?}, sign {sign}", empty.rounding());
+            assert_eq!(Accumulator::result(&a), s as f32);
+            // Two partial accumulators, the split not on a multiple of LOWER_LOOP.
+            let (l, r) = xs.split_at(37_011);
+            let (mut left, mut right) = (empty, empty);
+            left.add_slice(l);
+            right.add_slice(r);
+            left.merge(&right);
+            assert_eq!(left.result_f64().to_bits(), a.result_f64().to_bits());
+            assert_eq!(left.result_f64(), s);
+        }
+    }
+    // Random positive terms, mostly below 2^-3 (whole into the integer word), some up to 8.
+    let seed = 700;
+    let mut rng = Rng(seed);
+    let xs: Vec<f32> = (0..N).map(|_| rng.f32(-20, 2).abs()).collect();
+    let trunc: i128 = xs
+        .iter()
+        .map(|&x| (f64::from(x) * 2f64.powi(27)).trunc() as i128)
+        .sum();
+    let nearest: i128 = xs
+        .iter()
+        .map(|&x| (f64::from(x) * 2f64.powi(27)).round_ties_even() as i128)
+        .sum();
+    let low: i128 = xs
+        .iter()
+        .filter(|&&x| x < 0.125)
+        .map(|&x| (f64::from(x) * 2f64.powi(27)).trunc() as i128)
+        .sum();
+    assert!(
+        low > 10 * i128::from(i32::MAX),
+        "seed {seed:#x}: low parts too small"
+    );
+    let trunc = trunc as f64 * 2f64.powi(-27);
+    let nearest = nearest as f64 * 2f64.powi(-27);
+    let mut t = Narumi::truncating();
+    t.add_slice(&xs);
+    assert_eq!(t.result_f64(), trunc, "seed {seed:#x}");
+    let mut r = Narumi::nearest();
+    r.add_slice(&xs);
+    assert_eq!(r.result_f64(), nearest, "seed {seed:#x}");
+    let (l, rest) = xs.split_at(N / 3 + 1);
+    let mut left = Narumi::truncating().tap(l);
+    left.merge(&Narumi::truncating().tap(rest));
+    assert_eq!(
+        left.result_f64(),
+        trunc,
+        "seed {seed:#x}: two halves merged"
+    );
+    for trial in 0..4 {
+        let got = random_split::<Narumi, f32>(&xs, &mut rng).result_f64();
+        assert_eq!(got, trunc, "seed {seed:#x} trial {trial}");
+    }
+}
