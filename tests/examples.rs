@@ -1,7 +1,9 @@
 //! Every example of the tour, at small sizes, with its key facts asserted: which values are
 //! computed zeros, digit ranges, which instability kinds appear and where. Twice: the examples'
 //! code is compiled in here and called (the `mod`s below), and every example program is run
-//! (built first when a single `--test` did not build it) and its stdout and report read.
+//! (built first when a single `--test` did not build it) and its stdout and report read. Also
+//! runs `examples/gpu_validate.rs` at a tiny size: its results with a GPU, its one-line reason
+//! without one (a failure instead under `STOCH_REQUIRE_GPU=1`).
 #![allow(
     dead_code,
     missing_docs,
@@ -703,4 +705,102 @@ fn wave3d_rejects_bad_arguments() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
+}
+
+// ----- examples/gpu_validate.rs ----------------------------------------------------------------
+
+/// Whether this test process can use a GPU: only with the `gpu` feature (the example is built
+/// with this test's features), and only when `stoch_gpu::Gpu::new()` succeeds.
+fn usable_gpu() -> Result<(), String> {
+    #[cfg(feature = "gpu")]
+    {
+        stoch_gpu::Gpu::new().map(drop).map_err(|e| e.to_string())
+    }
+    #[cfg(not(feature = "gpu"))]
+    {
+        Err("built without the `gpu` feature".to_string())
+    }
+}
+
+/// `gpu_validate --n 12 --steps 2 --time-n 16` exits with status 0. Without a usable GPU it
+/// prints the reason in one line (which reason follows from this test's features) and nothing
+/// else of the validation; under `STOCH_REQUIRE_GPU=1` that is a failure. With one it prints the
+/// table at three points, the IEEE CPU/GPU comparison and the time per wave step.
+#[test]
+fn gpu_validate_program() {
+    let gpu = usable_gpu();
+    if let Err(e) = &gpu {
+        assert!(
+            std::env::var("STOCH_REQUIRE_GPU").map_or(true, |v| v != "1"),
+            "gpu_validate_program: STOCH_REQUIRE_GPU=1 but no usable GPU: {e}"
+        );
+    }
+    let out = common::run(
+        "gpu_validate",
+        &["--n", "12", "--steps", "2", "--time-n", "16"],
+        &[],
+    );
+    let stdout = common::stdout(&out);
+    let stderr = common::stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    match gpu {
+        Err(e) => {
+            eprintln!("gpu_validate_program: no usable GPU ({e}): checking the reason only");
+            let reason = if cfg!(feature = "gpu") {
+                "gpu_validate: no GPU to validate on: "
+            } else {
+                "gpu_validate: built without the `gpu` feature; "
+            };
+            // The reason in one line, then at most a "nothing to do" line: no validation output.
+            let lines: Vec<&str> = stdout.lines().collect();
+            assert!(lines[0].starts_with(reason), "{stdout}");
+            assert!(
+                lines[1..].is_empty() || lines[1..] == ["gpu_validate: nothing to do (exit 0)."],
+                "{stdout}"
+            );
+            assert_eq!(stderr, "");
+        }
+        Ok(()) => {
+            assert!(stdout.starts_with("device: "), "{stdout}");
+            assert!(
+                stdout.contains("== 3-D acoustic wave, 12x12x12, 2 steps,"),
+                "{stdout}"
+            );
+            let table = line(&stdout, "Results at 3 points");
+            assert!(table.contains("exact digits only"), "{table}");
+            for row in [
+                "IEEE CPU",
+                "IEEE GPU",
+                "stochastic CPU",
+                "stochastic GPU",
+                "digits CPU/GPU",
+            ] {
+                // The label padded to 16 columns, then one value per point (`d / d` digits).
+                let label = format!("{row:<16}");
+                let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with(&label)).collect();
+                assert_eq!(rows.len(), 1, "{row}: {stdout}");
+                let values = rows[0][label.len()..].split_whitespace().count();
+                let per_point = if row == "digits CPU/GPU" { 3 } else { 1 };
+                assert_eq!(values, 3 * per_point, "{}", rows[0]);
+            }
+            // The plain stencil is the CPU's binary32 bit for bit, at every point.
+            let l = line(&stdout, "IEEE GPU equals IEEE CPU bit for bit");
+            let points = 12 * 12 * 12;
+            assert!(
+                l.ends_with(&format!(" at {points} of {points} points")),
+                "{l}"
+            );
+            let l = line(&stdout, "Time per wave step");
+            assert!(l.contains("16^3 points"), "{l}");
+            for variant in [
+                "plain f32",
+                "stochastic, all checks",
+                "stochastic, no checks",
+            ] {
+                line(&stdout, variant);
+            }
+            assert!(stdout.contains("Matrix product"), "{stdout}");
+            assert!(!stdout.contains("no GPU to validate on"), "{stdout}");
+        }
+    }
 }

@@ -1,7 +1,9 @@
 //! The `main` that `#[stochastic]` generates (issue 4): runs `examples/stochastic_main.rs` (built
 //! or rebuilt by `tests/common` when needed) in its modes `ok`, `err` and `panic`, and checks
 //! that the report is printed exactly once in each, the exit status, the error text, a bad
-//! `STOCH_SEED` stopping the program at start, and `STOCH_REPORT=off`.
+//! `STOCH_SEED` stopping the program at start, and `STOCH_REPORT=off`. Also runs
+//! `examples/stochastic_main_quiet.rs`, the same program under `#[stochastic(report = false)]`,
+//! which prints no report in any mode.
 
 mod common;
 
@@ -140,4 +142,52 @@ fn misspelled_variable_is_named_at_start() {
         "{err}"
     );
     assert_eq!(err.matches(HEADER).count(), 1, "{err}");
+}
+
+/// Runs `examples/stochastic_main_quiet.rs` (`#[stochastic(report = false)]` on `main`).
+fn run_quiet(args: &[&str], env: &[(&str, &str)]) -> Output {
+    common::run("stochastic_main_quiet", args, env)
+}
+
+#[test]
+fn report_false_on_main_prints_no_report() {
+    // The program with the attribute's default prints the report ...
+    let out = run(&["ok"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_one_report(&stderr(&out));
+    // ... the same program under `#[stochastic(report = false)]` does the same work and prints
+    // none, however `main` ends, also when `STOCH_REPORT` asks for the text report.
+    for env in [&[][..], &[("STOCH_REPORT", "text")][..]] {
+        for (mode, code) in [("ok", 0), ("err", 1), ("panic", 101)] {
+            let out = run_quiet(&[mode], env);
+            assert_eq!(out.status.code(), Some(code), "{mode} {env:?}: {out:?}");
+            assert_eq!(stdout(&out).trim(), WORK, "{mode} {env:?}");
+            let err = stderr(&out);
+            assert!(!err.contains(HEADER), "{mode} {env:?}: {err}");
+            assert!(!err.contains("instabilit"), "{mode} {env:?}: {err}");
+            assert!(!err.contains("cancellation"), "{mode} {env:?}: {err}");
+            // Only what the runtime itself prints for `Err` or a panic.
+            match mode {
+                "ok" => assert_eq!(err, "", "{mode} {env:?}"),
+                "err" => assert_eq!(
+                    err.trim(),
+                    "Error: \"deliberate error (the stochastic result was @.0)\"",
+                    "{env:?}"
+                ),
+                _ => assert!(
+                    err.contains("deliberate panic (the stochastic result was @.0)"),
+                    "{env:?}: {err}"
+                ),
+            }
+        }
+    }
+    // The configuration is still read at start: a bad value stops it before any work.
+    let out = run_quiet(&["ok"], &[("STOCH_SEED", "abc")]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(stdout(&out), "", "main's body must not run");
+    assert!(
+        stderr(&out).starts_with("error: invalid STOCH_SEED=\"abc\""),
+        "{}",
+        stderr(&out)
+    );
 }
