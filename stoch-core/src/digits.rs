@@ -187,6 +187,61 @@ pub(crate) fn digits<T: StochFloat>(s: &[T; 3]) -> u32 {
     if s[0] == s[1] && s[1] == s[2] {
         return if s[0] == T::ZERO { 0 } else { T::MAX_DIGITS };
     }
+    let (a, b, c) = (s[0].to_f64(), s[1].to_f64(), s[2].to_f64());
+    let fast = if T::MAX_DIGITS <= 7 {
+        digits_fast(a, b, c, T::MAX_DIGITS, T::MAX_DIGITS, 1e-5)
+    } else {
+        digits_fast(a, b, c, T::MAX_DIGITS, 10, 1e-3)
+    };
+    match fast {
+        Some(d) => d,
+        None => digits_exact(s),
+    }
+}
+
+/// The digits of finite samples that are not all equal, decided without a logarithm or a
+/// division, or `None` when that cannot be done safely (then [`digits_exact`] decides).
+///
+/// With `S = Σ R_i` and `N = Σ(3R_i − S)²` (the quantities of `noise_full`), the `q/2` of
+/// [`estimate`] is `N / (2S²)` up to rounding, and `⌊C + 0.5⌋ ≥ k + 1` exactly when
+/// `N ≤ K·S²·0.01^k` (`K = 0.6/τ²`; `k = 0` is the computed-zero test). Both ways of computing
+/// `q` carry a relative rounding error of about `10u/√q` (`u = 2⁻⁵³`): below 4e-7 for `f32`
+/// samples (`q ≥ 1e-15` when they differ), below 1e-4 for `f64` samples while `q > 2·T₁₁`.
+/// Where `N` lies within `margin` (`1e-5` for `f32`, `1e-3` for `f64`: 25 and 10 times those
+/// errors) of a threshold, at a threshold past `last` (`f64`: 10 digits; beyond, only the exact
+/// formula is precise enough), or at extreme magnitudes, the answer is `None`, so the result is
+/// always the one of the logarithm. The device header (`kernels/stochastic.cuh`,
+/// `stoch_dsa_digits_fast`) does the same.
+#[inline(always)]
+fn digits_fast(a: f64, b: f64, c: f64, max_digits: u32, last: u32, margin: f64) -> Option<u32> {
+    let big = a.abs().max(b.abs()).max(c.abs());
+    if !(big < 1e150 && big > 1e-150) {
+        return None;
+    }
+    let sum = a + b + c;
+    let (da, db, dc) = (3.0 * a - sum, 3.0 * b - sum, 3.0 * c - sum);
+    let n = da * da + db * db + dc * dc;
+    let mut t = k() * (sum * sum);
+    for d in 0..max_digits {
+        if n > t * (1.0 + margin) {
+            return Some(d);
+        }
+        if n >= t * (1.0 - margin) || d == last {
+            return None;
+        }
+        t *= 0.01;
+    }
+    Some(max_digits)
+}
+
+/// [`digits`] by its definition: the computed-zero test, then `⌊C + 0.5⌋` of [`estimate`].
+fn digits_exact<T: StochFloat>(s: &[T; 3]) -> u32 {
+    if s.iter().any(|x| !x.is_finite()) {
+        return 0;
+    }
+    if s[0] == s[1] && s[1] == s[2] {
+        return if s[0] == T::ZERO { 0 } else { T::MAX_DIGITS };
+    }
     if is_noise(s) {
         return 0;
     }
@@ -286,6 +341,40 @@ impl<T: StochFloat> Stochastic<T> {
 mod tests {
     use super::*;
     use crate::{Sf32, Sf64};
+
+    /// The threshold path of `digits` against the logarithm, on values built to sit on and
+    /// around every digit boundary (samples m·(1 + d·u_i) with d from 1 to 10^(−16)), both
+    /// types, at the default confidence (a test must not change the process-wide one).
+    #[test]
+    fn fast_digits_equal_the_definition() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut checked = [0usize; 2];
+        for i in 0..800_000 {
+            let m = (next() - 0.5) * 10f64.powf(next() * 60.0 - 30.0);
+            let d = 10f64.powf(-(next() * 16.0)) * (0.5 + next());
+            let u = [next() - 0.5, next() - 0.5, next() - 0.5];
+            let s64 = [
+                m * (1.0 + d * u[0]),
+                m * (1.0 + d * u[1]),
+                m * (1.0 + d * u[2]),
+            ];
+            if i % 2 == 0 {
+                assert_eq!(digits(&s64), digits_exact(&s64), "{s64:?}");
+                checked[0] += 1;
+            } else {
+                let s32 = s64.map(|v| v as f32);
+                assert_eq!(digits(&s32), digits_exact(&s32), "{s32:?}");
+                checked[1] += 1;
+            }
+        }
+        assert_eq!(checked, [400_000, 400_000]);
+    }
 
     #[test]
     fn constants_match_statrs() {
