@@ -199,12 +199,14 @@ fn add_slow<T: StochFloat>(
     {
         record_collapse(loc);
     }
-    if mask & CANCEL != 0 {
-        let da = digits(a);
-        let dmin = if b_plain { da } else { da.min(digits(b)) };
-        let dr = digits(r);
+    if mask & CANCEL != 0 && r.iter().any(|x| *x != T::ZERO) {
+        // min(da, db) ≥ dr + level, decided as early as possible (da, db ≤ MAX_DIGITS).
         let level = config::CANCEL_LEVEL.load(Ordering::Relaxed);
-        if dmin >= dr + level && r.iter().any(|x| *x != T::ZERO) {
+        let dr = digits(r);
+        if dr + level <= T::MAX_DIGITS
+            && digits(a) >= dr + level
+            && (b_plain || digits(b) >= dr + level)
+        {
             // The hook sees the user's operands: the subtrahend, not its negation.
             let b_user = if b_negated { b.map(|x| -x) } else { *b };
             record(Instability::Cancellation, loc, &[a, &b_user]);
