@@ -73,6 +73,10 @@ pub trait Kernels: Sized + Copy {
     fn fma4(a: Self::Lanes, b: Self::Lanes, c: Self::Lanes, dir: u32) -> Self::Lanes;
     /// `sqrt(a)`, randomly rounded (flags lane kept).
     fn sqrt4(a: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// The AVX2 + FMA path's `a + b` (`op` 0) or `a * b` (`op` 1) when it is compiled in (a
+    /// target with AVX2 and FMA, also where the AVX-512 path is the one dispatched), so that
+    /// tests check it against the same oracle; `None` elsewhere.
+    fn avx2_4(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<Self::Lanes>;
     /// `a + b` rounded down (`down`) or up, one sample (portable path).
     fn rr_add(a: Self, b: Self, down: bool) -> Self;
     /// `a * b` rounded down or up, one sample (portable path).
@@ -343,7 +347,8 @@ mod portable {
     }
 }
 
-/// The AVX2 + FMA path (x86-64 without AVX-512): `+` and `*` on the four lanes of a value in one
+/// The AVX2 + FMA path (dispatched on x86-64 without AVX-512; compiled wherever AVX2 and FMA
+/// are, so that tests check it there too): `+` and `*` on the four lanes of a value in one
 /// vector register, branch-free. TwoSum, or the exact product error by FMA (`f64`) or in `f64`
 /// (`f32`), gives the error's sign per lane, and a per-lane mask of the random directions moves
 /// each sample one unit toward +∞ or −∞ by integer arithmetic on its bits, as the portable path
@@ -353,8 +358,7 @@ mod portable {
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx2",
-    target_feature = "fma",
-    not(target_feature = "avx512f")
+    target_feature = "fma"
 ))]
 mod avx2 {
     use core::arch::x86_64::*;
@@ -1072,6 +1076,30 @@ macro_rules! dispatch {
             }
         }
         #[inline(always)]
+        fn avx2_4(op: u8, a: $l, b: $l, dir: u32) -> Option<$l> {
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            ))]
+            {
+                Some(if op == 0 {
+                    avx2::$add(a, b, dir)
+                } else {
+                    avx2::$mul(a, b, dir)
+                })
+            }
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            )))]
+            {
+                let _ = (op, a, b, dir);
+                None
+            }
+        }
+        #[inline(always)]
         fn mul4(a: $l, b: $l, dir: u32) -> $l {
             #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
             {
@@ -1296,6 +1324,14 @@ pub(crate) fn nudge<T: crate::StochFloat>(r: T, down: bool) -> T {
     } else {
         r
     }
+}
+
+/// The AVX2 + FMA path on three samples (`op` 0 add, 1 mul), when compiled in: tests check it
+/// against the same oracle as the dispatched and the portable paths, also on AVX-512 targets
+/// (where it is not the dispatched one). `None` on targets without AVX2 and FMA.
+#[doc(hidden)]
+pub fn avx2_3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], dir: u32) -> Option<[T; 3]> {
+    T::avx2_4(op, T::load(four(a)), T::load(four(b)), dir).map(|v| three(T::store(v)))
 }
 
 /// The portable path on three samples, used directly by tests to check both paths against the

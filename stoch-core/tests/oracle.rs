@@ -67,7 +67,7 @@
 use std::fmt::Write as _;
 
 use num_bigint::BigInt;
-use stoch_core::rounding::{portable3, Kernels};
+use stoch_core::rounding::{avx2_3, portable3, Kernels};
 use stoch_core::{StochFloat, Stochastic};
 
 // ------------------------------------------------------------------------------------------
@@ -986,6 +986,28 @@ fn dispatch<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> 
     r.map(Fmt::bits)
 }
 
+/// The AVX2 + FMA path (`+`, `−`, `*`) where the target has AVX2 and FMA, also when AVX-512
+/// is the dispatched path; `None` for the other operations and on other targets.
+fn avx2<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], dir: u32) -> Option<[u64; 3]> {
+    let (code, b) = match op {
+        Op::Add => (0, b),
+        Op::Sub => (0, b.map(|v| v ^ F::SIGN)),
+        Op::Mul => (1, b),
+        _ => return None,
+    };
+    let r = avx2_3::<F>(code, arr::<F>(a), arr::<F>(b), dir);
+    assert_eq!(
+        r.is_some(),
+        cfg!(all(
+            target_arch = "x86_64",
+            target_feature = "avx2",
+            target_feature = "fma"
+        )),
+        "the AVX2 path must be compiled in exactly where the target has AVX2 and FMA"
+    );
+    r.map(|r| r.map(Fmt::bits))
+}
+
 fn portable<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> [u64; 3] {
     let (code, b) = match op {
         Op::Add => (0, b),
@@ -1152,6 +1174,8 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
     let mut r = Rng::new(sub_seed(seed, 1, op, F::BITS));
     let mut t_d = Tally::default();
     let mut t_p = Tally::default();
+    let mut t_a = Tally::default();
+    let mut avx2_checked = false;
     let mut idx = 0usize;
     while idx < n {
         let mut a = [0u64; 3];
@@ -1164,10 +1188,19 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
         let down = [dir & 1 != 0, dir & 2 != 0, dir & 2 == 0];
         let gd = dispatch::<F>(op, a, b, c, dir);
         let gp = portable::<F>(op, a, b, c, dir);
+        let ga = avx2::<F>(op, a, b, dir);
+        avx2_checked |= ga.is_some();
         for i in 0..3 {
             let x = exact_of::<F>(op, a[i], b[i], c[i]);
             let e = expect::<F>(&x);
-            for (path, got, t) in [("dispatch", gd[i], &mut t_d), ("portable", gp[i], &mut t_p)] {
+            for (path, got, t) in [
+                ("dispatch", gd[i], &mut t_d),
+                ("portable", gp[i], &mut t_p),
+                ("avx2", ga.map_or(gd[i], |g| g[i]), &mut t_a),
+            ] {
+                if path == "avx2" && ga.is_none() {
+                    continue;
+                }
                 t.count(&e, &x);
                 overflow_underflow::<F>(t, &e);
                 let v = classify::<F>(&e, got);
@@ -1197,7 +1230,15 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
     }
     let name = format!("kernels {} {}", F::FNAME, op.name());
     let both = std::panic::catch_unwind(|| finish(&format!("{name} [dispatch]"), seed, &t_d, ""));
+    let avx2_done = std::panic::catch_unwind(|| {
+        if avx2_checked {
+            finish(&format!("{name} [avx2]"), seed, &t_a, "");
+        }
+    });
     finish(&format!("{name} [portable]"), seed, &t_p, "");
+    if let Err(p) = avx2_done {
+        std::panic::resume_unwind(p);
+    }
     if let Err(p) = both {
         std::panic::resume_unwind(p);
     }
