@@ -2,33 +2,21 @@
 //! configuration from the environment first (a bad `STOCH_*` value stops the program with
 //! status 2 before any work), and prints the instability report exactly once when `main` ends,
 //! whether it returns `Ok`, returns `Err` or panics. `tests/stochastic_main.rs` runs it in each
-//! mode.
+//! mode. The program itself is in `examples/shared/main_demo.rs`, shared with
+//! `examples/stochastic_main_quiet.rs`.
 //!
 //! Run: `cargo run --example stochastic_main -- [ok|err|panic]` (default `ok`). Expected: Rump's
 //! polynomial at (10864, 18817), IEEE 2 vs stochastic `@.0`, on stdout; then, by mode, nothing
 //! more (`ok`, status 0), the error `Error: "deliberate error ..."` (`err`, status 1) or the
-//! panic message (`panic`, status 101); in every mode the report on stderr (one cancellation
-//! in this file), printed before the error and after the panic message.
+//! panic message (`panic`, status 101); in every mode the report on stderr (one cancellation,
+//! at the polynomial's line in `examples/shared/main_demo.rs`), printed before the error and
+//! after the panic message.
 use stoch_core::stochastic;
 
-/// Rump's polynomial (see `examples/rump.rs`): three terms of about 1e17 that cancel;
-/// `rump_ieee` is the same code in IEEE arithmetic.
-#[stochastic(plain = rump_ieee)]
-fn rump(x: f64, y: f64) -> f64 {
-    9.0 * x * x * x * x - y * y * y * y + 2.0 * y * y
-}
+#[path = "shared/main_demo.rs"]
+mod demo;
 
 #[stochastic]
 fn main() -> Result<(), String> {
-    let mode = std::env::args().nth(1).unwrap_or_else(|| "ok".to_string());
-    #[stochastic_skip] // plain floats: the IEEE twin
-    let ieee = rump_ieee(10864.0, 18817.0);
-    let r = rump(10864.0, 18817.0);
-    println!("rump(10864, 18817): IEEE {ieee}, stochastic {r}");
-    match mode.as_str() {
-        "ok" => Ok(()),
-        "err" => Err(format!("deliberate error (the stochastic result was {r})")),
-        "panic" => panic!("deliberate panic (the stochastic result was {r})"),
-        other => Err(format!("unknown mode {other:?}: expected ok, err or panic")),
-    }
+    demo::run()
 }

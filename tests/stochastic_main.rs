@@ -25,7 +25,7 @@ fn assert_one_report(err: &str) {
     assert_eq!(err.matches(HEADER).count(), 1, "stderr:\n{err}");
     assert!(err.contains("cancellation"), "{err}");
     assert!(
-        err.contains("examples/stochastic_main.rs:18:"),
+        err.contains("examples/shared/main_demo.rs:10:"),
         "the site is the polynomial's line: {err}"
     );
     assert!(err.contains("accuracy collapse"), "{err}");
@@ -76,7 +76,7 @@ fn panic_exits_101_with_the_message_and_one_report() {
     assert_one_report(&err);
     let message = "deliberate panic (the stochastic result was @.0)";
     assert!(
-        err.contains("panicked at examples/stochastic_main.rs:"),
+        err.contains("panicked at examples/shared/main_demo.rs:"),
         "{err}"
     );
     assert!(err.contains(message), "{err}");
