@@ -823,6 +823,368 @@ fn collapses_can_be_switched_off() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Accuracy collapse in every other operation: a significant operand (or two) and a noise
+// result. `one_digit()` has 1 exact digit (relative spread 0.12, the edge is 0.127); its square
+// (spread 0.25) is noise.
+
+/// One exact digit, not a computed zero.
+fn one_digit() -> Sf64 {
+    Sf64::from_samples([0.88, 1.0, 1.12])
+}
+
+/// One exact digit, the spread the other way round.
+fn one_digit_rev() -> Sf64 {
+    Sf64::from_samples([1.12, 1.0, 0.88])
+}
+
+/// Two exact digits around 1.
+fn near_one() -> Sf64 {
+    Sf64::from_samples([0.99, 1.0, 1.01])
+}
+
+/// Exactly `n` accuracy collapses in the report, all at `line` of this file.
+#[track_caller]
+fn assert_collapses(line: u32, n: u64) {
+    let r = report();
+    assert_eq!(r.collapse_total(), n, "{r}");
+    assert_eq!(r.collapses().len(), 1, "{r}");
+    let c = &r.collapses()[0];
+    assert_eq!(c.line, line, "{r}");
+    assert!(c.file.ends_with("instabilities.rs"), "{r}");
+    assert!(c.column > 0, "{r}");
+    assert_eq!(c.count, n, "{r}");
+}
+
+#[track_caller]
+fn assert_no_collapse() {
+    let r = report();
+    assert_eq!(r.collapse_total(), 0, "{r}");
+    assert!(r.collapses().is_empty(), "{r}");
+}
+
+/// Switches collapse detection off (every other kind on) for the rest of the test.
+fn collapses_off() {
+    Config::default()
+        .collapses(false)
+        .report(ReportMode::Off)
+        .apply();
+    reset();
+}
+
+#[test]
+fn collapse_operands_have_the_intended_digits() {
+    let _g = defaults();
+    for x in [one_digit(), one_digit_rev()] {
+        assert_eq!(x.digits(), 1);
+        assert!(!x.is_computed_zero());
+    }
+    assert_eq!(near_one().digits(), 2);
+    assert!((one_digit() * one_digit()).is_numerical_noise());
+    assert!((one_digit() / one_digit_rev()).is_numerical_noise());
+}
+
+#[test]
+fn collapse_in_a_product() {
+    let _g = defaults();
+    let x = one_digit();
+    let (r, l) = (x * x, line!());
+    assert!(r.is_numerical_noise());
+    assert_collapses(l, 1);
+    assert_none(); // a collapse, not an instability
+    reset();
+    let mut y = one_digit();
+    let l = line!() + 1;
+    y *= one_digit();
+    assert_collapses(l, 1);
+    reset();
+    let x32 = Sf32::from_samples([0.88, 1.0, 1.12]);
+    let (_, l) = (x32 * x32, line!());
+    assert_collapses(l, 1);
+    reset();
+    // A plain operand: 1.5 · 2^−1074 underflows to 1 or 2 units of the smallest subnormal.
+    let (r, l) = (Sf64::new(1.5) * 5e-324, line!());
+    assert!(r.is_numerical_noise(), "{r:?}");
+    assert_collapses(l, 1);
+    reset();
+    let (_, l) = (5e-324 * Sf64::new(1.5), line!());
+    assert_collapses(l, 1);
+    reset();
+    // Significant results, noise operands, exact zeros: no collapse.
+    let _ = one_digit() * Sf64::new(2.0);
+    let _ = one_digit() * 3.0;
+    let _ = ten_digits() * ten_digits();
+    let _ = noise() * one_digit();
+    let _ = tiny_noise() * 3.0;
+    let _ = one_digit() * Sf64::new(0.0);
+    assert_no_collapse();
+    collapses_off();
+    let _ = one_digit() * one_digit();
+    let _ = Sf64::new(1.5) * 5e-324;
+    assert_no_collapse();
+    assert_none();
+}
+
+#[test]
+fn collapse_in_a_quotient() {
+    let _g = defaults();
+    let (r, l) = (one_digit() / one_digit_rev(), line!());
+    assert!(r.is_numerical_noise());
+    assert_collapses(l, 1);
+    assert_none();
+    reset();
+    let mut y = one_digit();
+    let l = line!() + 1;
+    y /= one_digit_rev();
+    assert_collapses(l, 1);
+    reset();
+    // A plain divisor: 1.5e−300 / 1e23 underflows to 3 or 4 units of 2^−1074.
+    let (r, l) = (Sf64::new(1.5e-300) / 1e23, line!());
+    assert!(r.is_numerical_noise(), "{r:?}");
+    assert_collapses(l, 1);
+    reset();
+    let _ = one_digit() / one_digit(); // exactly 1
+    let _ = Sf64::new(1.0) / one_digit();
+    let _ = one_digit().recip();
+    let _ = one_digit() / 3.0;
+    let _ = noise() / Sf64::new(2.0);
+    let _ = Sf64::new(0.0) / one_digit();
+    assert_no_collapse();
+    collapses_off();
+    let _ = one_digit() / one_digit_rev();
+    let _ = Sf64::new(1.5e-300) / 1e23;
+    assert_no_collapse();
+    assert_none();
+}
+
+#[test]
+fn collapse_in_mul_add_is_recorded_once() {
+    let _g = defaults();
+    let (r, l) = (one_digit().mul_add(one_digit(), Sf64::new(0.0)), line!());
+    assert!(r.is_numerical_noise());
+    assert_collapses(l, 1);
+    assert_none();
+    reset();
+    let (_, l) = (one_digit().mul_add(one_digit(), Sf64::new(-1.0)), line!());
+    assert_collapses(l, 1);
+    reset();
+    // The fused sum collapses (and cancels every digit): one collapse, not two.
+    let e = f64::EPSILON;
+    let a = Sf64::from_samples([1.0, 1.0 + 2.0 * e, 1.0 - e]);
+    let (_, l) = (a.mul_add(Sf64::ONE, Sf64::new(-1.0)), line!());
+    assert_collapses(l, 1);
+    assert_one(Instability::Cancellation, l);
+    reset();
+    let _ = ten_digits().mul_add(ten_digits(), Sf64::new(1.0));
+    let _ = noise().mul_add(one_digit(), Sf64::new(0.0));
+    assert_no_collapse();
+    collapses_off();
+    let _ = one_digit().mul_add(one_digit(), Sf64::new(0.0));
+    assert_no_collapse();
+}
+
+#[test]
+fn sqrt_of_a_significant_value_never_collapses() {
+    // The root halves the relative spread, so its check never fires on real operands: a
+    // significant value has all its samples of one sign, and the root of one with 1 digit has
+    // more. (The check is there all the same, as for every function.)
+    let _g = defaults();
+    let r = one_digit().sqrt();
+    assert!(!r.is_computed_zero());
+    assert!(r.digits_estimate() > one_digit().digits_estimate());
+    let _ = Sf32::from_samples([0.88, 1.0, 1.12]).sqrt();
+    let _ = noise().sqrt(); // noise argument: MathFunction, no collapse
+    assert_no_collapse();
+    assert_eq!(report().count(Instability::MathFunction), 1);
+    // Arguments on both sides of the threshold, from 2^−600 to 2^600.
+    let mut g = Gen(0x0005_EED0_F5A7);
+    for _ in 0..20_000 {
+        let m = (g.unit() * 600.0).exp2();
+        let r = 0.2 * g.unit().abs();
+        let _ = g.around(m, r).sqrt();
+    }
+    assert_no_collapse();
+    collapses_off();
+    let _ = one_digit().sqrt();
+    assert_no_collapse();
+}
+
+#[test]
+fn collapse_in_a_power() {
+    let _g = defaults();
+    let (r, l) = (one_digit().powi(2), line!());
+    assert!(r.is_numerical_noise());
+    assert_collapses(l, 1);
+    assert_none();
+    reset();
+    let (_, l) = (one_digit().powi(-3), line!());
+    assert_collapses(l, 1);
+    reset();
+    let (_, l) = (one_digit().powf(Sf64::new(2.5)), line!());
+    assert_collapses(l, 1);
+    reset();
+    let (_, l) = (one_digit().powf_scalar(3.0), line!());
+    assert_collapses(l, 1);
+    reset();
+    // A significant exponent: 10^(1 ± 0.12) spreads ±30%.
+    let (_, l) = (Sf64::new(10.0).powf(one_digit()), line!());
+    assert_collapses(l, 1);
+    reset();
+    let (_, l) = (Sf32::from_samples([0.88, 1.0, 1.12]).powi(2), line!());
+    assert_collapses(l, 1);
+    reset();
+    let _ = one_digit().powi(1);
+    let _ = ten_digits().powi(5);
+    let _ = one_digit().powf(Sf64::new(0.5));
+    let _ = Sf64::new(0.0).powi(2);
+    let _ = one_digit().powi(0);
+    let _ = noise().powi(2); // a Power instability, not a collapse
+    assert_no_collapse();
+    assert_eq!(report().count(Instability::Power), 1);
+    collapses_off();
+    let _ = one_digit().powi(2);
+    let _ = one_digit().powf(Sf64::new(2.5));
+    assert_no_collapse();
+}
+
+#[test]
+fn collapse_in_a_math_function() {
+    let _g = defaults();
+    // ln(1 ± 0.01) = ±0.01: two digits in, noise out.
+    let (r, l) = (near_one().ln(), line!());
+    assert!(r.is_numerical_noise());
+    assert_collapses(l, 1);
+    assert_none();
+    reset();
+    let (_, l) = (Sf64::from_samples([9.0, 10.0, 11.0]).exp(), line!());
+    assert_collapses(l, 1);
+    reset();
+    let pi = std::f64::consts::PI;
+    let near_pi = Sf64::from_samples([0.99 * pi, pi, 1.01 * pi]);
+    let (_, l) = (near_pi.sin(), line!());
+    assert_collapses(l, 1);
+    reset();
+    let (_, l) = (near_one().log(Sf64::new(10.0)), line!());
+    assert_collapses(l, 1);
+    reset();
+    let (_, l) = (Sf32::from_samples([0.99, 1.0, 1.01]).ln(), line!());
+    assert_collapses(l, 1);
+    reset();
+    let _ = (ten_digits() * 2.0).ln();
+    let _ = one_digit().exp();
+    let _ = near_one().sin();
+    let _ = (near_one() * 2.0).ln();
+    let _ = Sf64::new(1.0).ln(); // an exact zero
+    let _ = noise().ln(); // a MathFunction instability, not a collapse
+    assert_no_collapse();
+    assert_eq!(report().count(Instability::MathFunction), 1);
+    collapses_off();
+    let _ = near_one().ln();
+    let _ = Sf64::from_samples([9.0, 10.0, 11.0]).exp();
+    assert_no_collapse();
+}
+
+#[test]
+fn collapse_in_a_remainder() {
+    let _g = defaults();
+    // 10.02 ± 0.01 has 3 digits; its remainder by 1 (the same quotient, 10, in every sample)
+    // has none.
+    let x = Sf64::from_samples([10.01, 10.02, 10.03]);
+    assert_eq!(x.digits(), 3);
+    let (r, l) = (x % Sf64::new(1.0), line!());
+    assert!(r.is_numerical_noise());
+    assert_collapses(l, 1);
+    assert_none();
+    reset();
+    let (_, l) = (x % 1.0, line!());
+    assert_collapses(l, 1);
+    reset();
+    let (_, l) = (x.fract(), line!());
+    assert_collapses(l, 1);
+    reset();
+    let (_, l) = (x.rem_euclid(Sf64::new(1.0)), line!());
+    assert_collapses(l, 1);
+    reset();
+    let _ = x % 3.0;
+    let _ = Sf64::from_samples([2.5 - 1e-10, 2.5, 2.5 + 1e-10]).fract();
+    assert_no_collapse();
+    collapses_off();
+    let _ = x % 1.0;
+    let _ = x.fract();
+    assert_no_collapse();
+}
+
+#[test]
+fn collapse_matches_its_definition_in_every_operation() {
+    // Over many operands on both sides of the computed-zero threshold: a collapse is recorded
+    // exactly when the result is noise and no operand is, and the Multiplication and Division
+    // checks (which share the pre-test of `*` and `/`) still fire exactly by their definitions;
+    // the pre-test never hides an event.
+    let _g = defaults();
+    let mut g = Gen(0xC011_A95E);
+    let (mut want, mut mul, mut div) = (0u64, 0u64, 0u64);
+    let mut kinds = [0u64; 6];
+    let noisy = |x: &Sf64| x.is_numerical_noise();
+    for i in 0..60_000 {
+        let ma = (g.unit() * 4.0).exp2() * if g.below(2) == 0 { 1.0 } else { -1.0 };
+        let mb = (g.unit() * 4.0).exp2();
+        let (ra, rb) = (0.25 * g.unit().abs(), 0.25 * g.unit().abs());
+        let a = g.around(ma, ra);
+        let b = g.around(mb, rb);
+        let k = i % 6;
+        let (r, ops): (Sf64, Vec<Sf64>) = match k {
+            0 => (a * b, vec![a, b]),
+            1 => (a / b, vec![a, b]),
+            2 => (a * 3.0, vec![a]),
+            3 => (a.powi(3), vec![a]),
+            4 => (b.ln(), vec![b]),
+            _ => (a.mul_add(b, Sf64::new(ma)), vec![a, b]),
+        };
+        if noisy(&r) && !ops.iter().any(noisy) {
+            want += 1;
+            kinds[k] += 1;
+        }
+        mul += u64::from((k == 0 || k == 5) && noisy(&a) && noisy(&b));
+        div += u64::from(k == 1 && noisy(&b));
+    }
+    let rep = report();
+    assert_eq!(rep.collapse_total(), want, "{rep}");
+    assert_eq!(rep.count(Instability::Multiplication), mul, "{rep}");
+    assert_eq!(rep.count(Instability::Division), div, "{rep}");
+    // Every operation sees collapses, except a product by a plain 3 (which keeps the spread).
+    assert!([0, 1, 3, 4, 5].iter().all(|&k| kinds[k] > 100), "{kinds:?}");
+    assert!(mul > 100 && div > 100, "{mul} {div}");
+
+    // The same in f32 (two values share one vector register in the pre-test).
+    reset();
+    let (mut want, mut mul, mut div) = (0u64, 0u64, 0u64);
+    let noisy32 = |x: &Sf32| x.is_numerical_noise();
+    let around32 = |g: &mut Gen, m: f64, r: f64| {
+        Sf32::from_samples(g.around(m, r).samples().map(|x| x as f32))
+    };
+    for i in 0..30_000 {
+        let ma = (g.unit() * 4.0).exp2();
+        let (ra, rb) = (0.25 * g.unit().abs(), 0.25 * g.unit().abs());
+        let a = around32(&mut g, ma, ra);
+        let b = around32(&mut g, -ma, rb);
+        let k = i % 3;
+        let r = match k {
+            0 => a * b,
+            1 => a / b,
+            _ => a * 3.0,
+        };
+        let ops_noisy = noisy32(&a) || (k < 2 && noisy32(&b));
+        want += u64::from(noisy32(&r) && !ops_noisy);
+        mul += u64::from(k == 0 && noisy32(&a) && noisy32(&b));
+        div += u64::from(k == 1 && noisy32(&b));
+    }
+    let rep = report();
+    assert_eq!(rep.collapse_total(), want, "{rep}");
+    assert_eq!(rep.count(Instability::Multiplication), mul, "{rep}");
+    assert_eq!(rep.count(Instability::Division), div, "{rep}");
+    assert!(want > 100 && mul > 100 && div > 100, "{want} {mul} {div}");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Sticky flags.
 
 #[test]
@@ -1236,6 +1598,14 @@ impl Gen {
     }
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
+    }
+    /// Samples `m·(1 + r·u)` with `u` uniform in [−1, 1), independent per sample.
+    fn around(&mut self, m: f64, r: f64) -> Sf64 {
+        Sf64::from_samples([
+            m * (1.0 + r * self.unit()),
+            m * (1.0 + r * self.unit()),
+            m * (1.0 + r * self.unit()),
+        ])
     }
     /// Samples around `m` with relative spread about 10^−k (k = 17: identical samples).
     fn samples(&mut self, m: f64, k: u64) -> Sf64 {

@@ -7,13 +7,22 @@
 //! MathFunction when the argument is numerical noise; Power for `powf`/`powi` with a noise base
 //! or exponent; Intrinsic for `abs`/`signum` of samples of both signs and for
 //! `floor ceil round trunc fract` and integer conversions whose per-sample results differ.
+//!
+//! An accuracy collapse (DESIGN §4, issue 3) when a function whose result is not an integer
+//! (`sqrt`, `powi`, `powf`, the library functions, `fract`, `rem_euclid`, the angle
+//! conversions) gives numerical noise from arguments none of which is numerical noise, as `ln`
+//! of a 2-digit value near 1 does (`ops::check_collapse`). The integer-valued functions (`floor ceil round trunc
+//! signum div_euclid`) are left out: a result that differs between samples there is already an
+//! Intrinsic instability.
 
 use core::cmp::Ordering;
 use std::panic::Location;
+use std::sync::atomic::Ordering as AtomicOrdering;
 
 use crate::config;
 use crate::digits::is_noise;
 use crate::instability::Instability;
+use crate::ops::check_collapse;
 use crate::report::record;
 use crate::rounding::{directions, nudge};
 use crate::{rng, StochFloat, Stochastic};
@@ -63,10 +72,21 @@ impl<T: StochFloat> Stochastic<T> {
         Self::from_parts_raw(s, self.fl() | other.fl())
     }
 
+    /// The checks of a result `self` of a function of one argument `arg`: MathFunction and
+    /// accuracy collapse.
     #[inline]
     #[track_caller]
     fn check_math(self, arg: &Self) -> Self {
-        if config::on(MATH) && is_noise(&arg.s()) {
+        let mask = detect();
+        check_collapse(self, [*arg], mask, Location::caller());
+        self.flag_math(arg, mask)
+    }
+
+    /// MathFunction under `mask`, when `arg` is numerical noise.
+    #[inline]
+    #[track_caller]
+    fn flag_math(self, arg: &Self, mask: u8) -> Self {
+        if mask & MATH != 0 && is_noise(&arg.s()) {
             return self.flag(Instability::MathFunction, Location::caller(), &[&arg.s()]);
         }
         self
@@ -101,7 +121,9 @@ impl<T: StochFloat> Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// MathFunction, when the argument is numerical noise.
+    /// MathFunction, when the argument is numerical noise; an accuracy collapse when the root
+    /// of a significant argument is numerical noise (which it cannot be, with the root halving
+    /// the relative spread, but `sqrt` is checked as every other function is).
     ///
     /// ```
     /// use stoch_core::Sf64;
@@ -124,7 +146,8 @@ impl<T: StochFloat> Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// Power, when the base is numerical noise.
+    /// Power, when the base is numerical noise; an accuracy collapse when the power of a
+    /// significant base is numerical noise (the relative spread grows `|n|`-fold).
     ///
     /// ```
     /// use stoch_core::Sf64;
@@ -149,7 +172,9 @@ impl<T: StochFloat> Stochastic<T> {
         }
         let mut r = if n < 0 { Self::ONE.raw_div(acc) } else { acc };
         r = r.with_fl(r.fl() | self.fl());
-        if config::on(POW) && is_noise(&self.s()) {
+        let mask = detect();
+        check_collapse(r, [self], mask, Location::caller());
+        if mask & POW != 0 && is_noise(&self.s()) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s()]);
         }
         r
@@ -159,7 +184,8 @@ impl<T: StochFloat> Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// Power, when the base or the exponent is numerical noise.
+    /// Power, when the base or the exponent is numerical noise; an accuracy collapse when the
+    /// power of a significant base and exponent is numerical noise.
     ///
     /// ```
     /// use stoch_core::{Instability, Sf64};
@@ -177,7 +203,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn powf(self, n: Self) -> Self {
         let r = self.lib2(n, |a, b| a.powf(b));
-        if config::on(POW) && (is_noise(&self.s()) || is_noise(&n.s())) {
+        let mask = detect();
+        check_collapse(r, [self, n], mask, Location::caller());
+        if mask & POW != 0 && (is_noise(&self.s()) || is_noise(&n.s())) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s(), &n.s()]);
         }
         r
@@ -187,7 +215,8 @@ impl<T: StochFloat> Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// MathFunction, when the argument or the base is numerical noise.
+    /// MathFunction, when the argument or the base is numerical noise; an accuracy collapse
+    /// when the result is numerical noise and neither is.
     ///
     /// ```
     /// use stoch_core::Sf64;
@@ -199,15 +228,18 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn log(self, base: Self) -> Self {
-        let r = self.lib2(base, |a, b| a.log(b)).check_math(&self);
-        r.check_math(&base)
+        let r = self.lib2(base, |a, b| a.log(b));
+        let mask = detect();
+        check_collapse(r, [self, base], mask, Location::caller());
+        r.flag_math(&self, mask).flag_math(&base, mask)
     }
 
     /// `sqrt(self² + other²)` without undue overflow.
     ///
     /// # Instability
     ///
-    /// MathFunction, when both arguments are numerical noise.
+    /// MathFunction, when both arguments are numerical noise; an accuracy collapse when the
+    /// result is numerical noise and neither argument is.
     ///
     /// ```
     /// use stoch_core::Sf64;
@@ -223,7 +255,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn hypot(self, other: Self) -> Self {
         let r = self.lib2(other, |a, b| a.hypot(b));
-        if config::on(MATH) && is_noise(&self.s()) && is_noise(&other.s()) {
+        let mask = detect();
+        check_collapse(r, [self, other], mask, Location::caller());
+        if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
                 Instability::MathFunction,
                 Location::caller(),
@@ -237,7 +271,8 @@ impl<T: StochFloat> Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// MathFunction, when both arguments are numerical noise (the angle is then meaningless).
+    /// MathFunction, when both arguments are numerical noise (the angle is then meaningless);
+    /// an accuracy collapse when the angle is numerical noise and neither argument is.
     ///
     /// ```
     /// use stoch_core::{Instability, Sf64};
@@ -252,7 +287,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn atan2(self, other: Self) -> Self {
         let r = self.lib2(other, |a, b| a.atan2(b));
-        if config::on(MATH) && is_noise(&self.s()) && is_noise(&other.s()) {
+        let mask = detect();
+        check_collapse(r, [self, other], mask, Location::caller());
+        if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
                 Instability::MathFunction,
                 Location::caller(),
@@ -307,7 +344,9 @@ impl<T: StochFloat> Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// Intrinsic, when the samples' integer parts differ.
+    /// Intrinsic, when the samples' integer parts differ; an accuracy collapse when the
+    /// fractional part of a significant value is numerical noise (`10.02 ± 0.01` has 3 digits,
+    /// its fractional part none).
     ///
     /// ```
     /// use stoch_core::{Instability, Sf64};
@@ -322,7 +361,9 @@ impl<T: StochFloat> Stochastic<T> {
     pub fn fract(self) -> Self {
         let t = self.s().map(|x| x.trunc());
         let r = Self::from_parts_raw(self.s().map(|x| x - x.trunc()), self.fl());
-        if config::on(INTRINSIC) && (t[0] != t[1] || t[1] != t[2]) {
+        let mask = detect();
+        check_collapse(r, [self], mask, Location::caller());
+        if mask & INTRINSIC != 0 && (t[0] != t[1] || t[1] != t[2]) {
             return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         r
@@ -642,7 +683,8 @@ macro_rules! unary_math {
                 ///
                 /// # Instability
                 ///
-                /// MathFunction, when the argument is numerical noise.
+                /// MathFunction, when the argument is numerical noise; an accuracy collapse when
+                /// the result is numerical noise and the argument is not.
                 ///
                 /// # Examples
                 ///
@@ -707,7 +749,9 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn to_degrees(self) -> Self {
-        self.raw_mul(Self::new(T::from_f64(180.0 / core::f64::consts::PI)))
+        let r = self.raw_mul(Self::new(T::from_f64(180.0 / core::f64::consts::PI)));
+        check_collapse(r, [self], detect(), Location::caller());
+        r
     }
 
     /// Degrees to radians (a randomly rounded product).
@@ -722,14 +766,16 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn to_radians(self) -> Self {
-        self.raw_mul(Self::new(T::from_f64(core::f64::consts::PI / 180.0)))
+        let r = self.raw_mul(Self::new(T::from_f64(core::f64::consts::PI / 180.0)));
+        check_collapse(r, [self], detect(), Location::caller());
+        r
     }
 
     /// `powf` with a plain exponent.
     ///
     /// # Instability
     ///
-    /// Power, when the base is numerical noise.
+    /// Power, when the base is numerical noise; an accuracy collapse as [`powf`](Self::powf).
     ///
     /// ```
     /// use stoch_core::Sf64;
@@ -784,7 +830,8 @@ impl<T: StochFloat> Stochastic<T> {
     /// # Instability
     ///
     /// Intrinsic, when the samples' Euclidean quotients ([`div_euclid`](Self::div_euclid))
-    /// differ: the remainder then jumps by `|rhs|` from one sample to another.
+    /// differ: the remainder then jumps by `|rhs|` from one sample to another. An accuracy
+    /// collapse when significant operands give a remainder that is numerical noise.
     ///
     /// ```
     /// use stoch_core::{Instability, Sf64};
@@ -811,6 +858,7 @@ impl<T: StochFloat> Stochastic<T> {
             }
         });
         let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
+        check_collapse(r, [self, rhs], detect(), Location::caller());
         self.euclid_check(rhs, r)
     }
 
@@ -870,4 +918,10 @@ fn div_euclid1<T: StochFloat>(a: T, b: T) -> T {
     } else {
         q
     }
+}
+
+/// The detection mask in force (kinds' bits and the collapse bit).
+#[inline(always)]
+fn detect() -> u8 {
+    config::DETECT.load(AtomicOrdering::Relaxed)
 }

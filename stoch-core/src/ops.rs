@@ -76,7 +76,8 @@ impl<T: StochFloat> Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// Checks the product as `*` does and the sum as `+` does.
+    /// Checks the product as `*` does and the sum as `+` does; an accuracy collapse when the
+    /// result is numerical noise and none of the three operands is.
     ///
     /// ```
     /// use stoch_core::Sf64;
@@ -90,9 +91,13 @@ impl<T: StochFloat> Stochastic<T> {
         let r = Self {
             v: T::fma4(self.v, a.v, b.v, rng::dir2()),
         };
-        let r = check_mul(self, a, r, Location::caller());
+        let loc = Location::caller();
         let mask = config::DETECT.load(Ordering::Relaxed);
-        if mask & (CANCEL | COLLAPSE_BIT) != 0 {
+        // The product's Multiplication check, and the collapse of the fused operation as a
+        // whole: a noise result from three operands none of which is noise (so `add_slow`
+        // below looks for cancellation only).
+        let r = check_mul(self, a, Some(b), r, mask, loc);
+        if mask & CANCEL != 0 {
             let p0 = (self.a()[0] * a.a()[0]).abs();
             let big = if p0 > b.a()[0].abs() {
                 p0
@@ -104,7 +109,7 @@ impl<T: StochFloat> Stochastic<T> {
                 // The product rounded to nearest (no random bits: detection never changes results).
                 let (x, y) = (self.s(), a.s());
                 let p = core::array::from_fn(|i| x[i] * y[i]);
-                let bits = add_slow(&p, &b.s(), &r.s(), false, false, mask, Location::caller());
+                let bits = add_slow(&p, &b.s(), &r.s(), false, false, mask & !COLLAPSE_BIT, loc);
                 if bits != 0 {
                     return r.or_flags(bits);
                 }
@@ -216,22 +221,258 @@ fn add_slow<T: StochFloat>(
     0
 }
 
-/// Multiplication check: both operands stochastic and both numerical noise.
+/// The factor of the noise pre-tests: a value whose samples `y` and `z` are within `|x|/42` of
+/// its sample `x` cannot be numerical noise (see [`maybe_noise`]).
+const SPREAD_FACTOR: f64 = 42.0;
+
+/// Whether `v` may be numerical noise: whether its sample `y` or `z` differs from `x` by more
+/// than `|x|/42`. A necessary condition, cheap and rarely true: numerical noise needs a spread
+/// `|y − x| + |z − x|` above 0.127·|mean| (at the default confidence), and [`is_noise`] itself
+/// answers `false` when that spread is at most 0.05·|x|, which `|x|/42` on each side implies
+/// with room for the rounding of either test. Three equal samples (an exact zero included) do
+/// not pass; a NaN sample may (noise never has one).
+///
+/// On x86-64 with AVX2 and FMA (the AVX-512 path included), the lanes are tested where they
+/// are, in their vector register; elsewhere, on the array of samples.
+#[inline(always)]
+pub(crate) fn maybe_noise<T: StochFloat>(v: &Stochastic<T>) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
+    if let Some(far) = vector::far1(v) {
+        return far;
+    }
+    far_samples(&v.a())
+}
+
+/// `maybe_noise(x) | maybe_noise(y)`, tested together.
+#[inline(always)]
+fn maybe_noise2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
+    if let Some(far) = vector::far2(x, y) {
+        return far;
+    }
+    far_samples(&x.a()) | far_samples(&y.a())
+}
+
+/// The portable form of [`maybe_noise`], on the samples (the flags lane `s[3]` is not read).
+#[inline(always)]
+fn far_samples<T: StochFloat>(s: &[T; 4]) -> bool {
+    let (x, k) = (s[0].abs(), T::from_f64(SPREAD_FACTOR));
+    ((s[1] - s[0]).abs() * k > x) | ((s[2] - s[0]).abs() * k > x)
+}
+
+/// The pre-tests on the vector registers that hold the lanes (x86-64 with AVX2 and FMA): per
+/// value one broadcast of `x`, one subtraction, two sign masks and one fused multiply-add,
+/// `|x| − 42·|s − x|`, whose sign bits (set where a sample is far from `x`, and for NaN) one
+/// `movmsk` reads; two `f32` values share one 256-bit register. `None` for a lane type other
+/// than these registers.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+mod vector {
+    use core::any::TypeId;
+    use core::arch::x86_64::*;
+
+    use super::SPREAD_FACTOR;
+    use crate::rounding::{L32, L64};
+    use crate::{StochFloat, Stochastic};
+
+    /// `|x| − 42·|v − x|` per lane, `x` the first lane.
+    #[inline(always)]
+    fn far64(v: __m256d) -> __m256d {
+        // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
+        unsafe {
+            let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+            let x = _mm256_permute4x64_pd::<0>(v);
+            let d = _mm256_and_pd(_mm256_sub_pd(v, x), abs);
+            _mm256_fnmadd_pd(d, _mm256_set1_pd(SPREAD_FACTOR), _mm256_and_pd(x, abs))
+        }
+    }
+
+    /// The same for one or two `f32` values (lanes 0-3 and 4-7, each against its own first
+    /// lane).
+    #[inline(always)]
+    fn far32(v: __m256) -> __m256 {
+        // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
+        unsafe {
+            let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
+            let x = _mm256_permute_ps::<0>(v);
+            let d = _mm256_and_ps(_mm256_sub_ps(v, x), abs);
+            _mm256_fnmadd_ps(
+                d,
+                _mm256_set1_ps(SPREAD_FACTOR as f32),
+                _mm256_and_ps(x, abs),
+            )
+        }
+    }
+
+    #[inline(always)]
+    fn is64<T: StochFloat>() -> bool {
+        TypeId::of::<T::Lanes>() == TypeId::of::<L64>()
+    }
+
+    #[inline(always)]
+    fn is32<T: StochFloat>() -> bool {
+        TypeId::of::<T::Lanes>() == TypeId::of::<L32>()
+    }
+
+    /// The register of an `f64` value; only where `is64::<T>()`.
+    #[inline(always)]
+    fn r64<T: StochFloat>(v: &Stochastic<T>) -> __m256d {
+        debug_assert!(is64::<T>());
+        // SAFETY: `T::Lanes` is `L64` (the callers test `is64`), so this copies the value's own
+        // type.
+        unsafe { core::mem::transmute_copy::<T::Lanes, L64>(&v.v).0 }
+    }
+
+    /// The register of an `f32` value; only where `is32::<T>()`.
+    #[inline(always)]
+    fn r32<T: StochFloat>(v: &Stochastic<T>) -> __m128 {
+        debug_assert!(is32::<T>());
+        // SAFETY: `T::Lanes` is `L32` (the callers test `is32`).
+        unsafe { core::mem::transmute_copy::<T::Lanes, L32>(&v.v).0 }
+    }
+
+    /// [`maybe_noise`](super::maybe_noise) on the register.
+    #[inline(always)]
+    pub(super) fn far1<T: StochFloat>(v: &Stochastic<T>) -> Option<bool> {
+        if is64::<T>() {
+            // SAFETY: AVX2 is enabled for this target (module cfg).
+            let m = unsafe { _mm256_movemask_pd(far64(r64(v))) };
+            return Some(m & 0b0110 != 0);
+        }
+        if is32::<T>() {
+            // SAFETY: AVX2 is enabled; the upper half of `w` is undefined and its signs are
+            // masked out.
+            let m = unsafe { _mm256_movemask_ps(far32(_mm256_castps128_ps256(r32(v)))) };
+            return Some(m & 0b0110 != 0);
+        }
+        None
+    }
+
+    /// [`maybe_noise2`](super::maybe_noise2) on the registers.
+    #[inline(always)]
+    pub(super) fn far2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> Option<bool> {
+        if is64::<T>() {
+            // SAFETY: AVX2 is enabled for this target (module cfg).
+            let m = unsafe { _mm256_movemask_pd(_mm256_or_pd(far64(r64(x)), far64(r64(y)))) };
+            return Some(m & 0b0110 != 0);
+        }
+        if is32::<T>() {
+            // SAFETY: AVX2 is enabled for this target (module cfg).
+            let m = unsafe { _mm256_movemask_ps(far32(_mm256_set_m128(r32(y), r32(x)))) };
+            return Some(m & 0b0110_0110 != 0);
+        }
+        None
+    }
+}
+
+/// The accuracy-collapse check of every operation but `+`, `−`, `*`, `/` and `mul_add` (which
+/// test their operands too, in one pre-test): records a collapse at `loc` when the result `r` is
+/// numerical noise while no stochastic operand in `ops` is (plain operands are left out of
+/// `ops`; see [`collapse_slow`] on exact zeros). The common case costs the pre-test
+/// [`maybe_noise`] on `r` only, gated on the collapse bit of `mask`.
+#[inline(always)]
+pub(crate) fn check_collapse<T: StochFloat, const N: usize>(
+    r: Stochastic<T>,
+    ops: [Stochastic<T>; N],
+    mask: u8,
+    loc: &'static Location<'static>,
+) {
+    if (mask & COLLAPSE_BIT != 0) & maybe_noise(&r) {
+        collapse_slow(&r.s(), &ops.map(|o| o.s()), loc);
+    }
+}
+
+/// Whether `r` is numerical noise from operands none of which is: an accuracy collapse.
+///
+/// An operand that is an exact zero is exact, as a plain one is, and does not stop a collapse:
+/// testing the operands for numerical noise rather than for computed zeros makes a difference
+/// for `mul_add(x, y, 0)` only (`x·y + 0` collapses as `x·y` does), since everywhere else an
+/// exact zero operand gives an exact result or its other operand unchanged.
+#[inline(always)]
+fn collapses<T: StochFloat>(r: &[T; 3], ops: &[[T; 3]]) -> bool {
+    is_noise(r) && !ops.iter().any(is_noise)
+}
+
+/// The slow path of [`check_collapse`], out of line.
+#[cold]
+#[inline(never)]
+fn collapse_slow<T: StochFloat>(r: &[T; 3], ops: &[[T; 3]], loc: &'static Location<'static>) {
+    if collapses(r, ops) {
+        record_collapse(loc);
+    }
+}
+
+/// The collapse check of an operation on one stochastic operand `a` and a plain one.
+#[inline(always)]
+fn check_plain<T: StochFloat>(
+    a: Stochastic<T>,
+    r: Stochastic<T>,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    check_collapse(r, [a], config::DETECT.load(Ordering::Relaxed), loc);
+    r
+}
+
+/// Multiplication check (both operands stochastic and both numerical noise) and accuracy
+/// collapse, for `r = a·b` (`a·b + c` with `c`). One pre-test covers both: a Multiplication
+/// needs `a` to be noise, a collapse needs `r` to be.
 #[inline(always)]
 fn check_mul<T: StochFloat>(
     a: Stochastic<T>,
     b: Stochastic<T>,
+    c: Option<Stochastic<T>>,
     r: Stochastic<T>,
+    mask: u8,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    if config::on(MUL) && is_noise(&a.s()) && is_noise(&b.s()) {
-        record(Instability::Multiplication, loc, &[&a.s(), &b.s()]);
-        return r.or_flags(MUL);
+    if (mask & (MUL | COLLAPSE_BIT) != 0) & maybe_noise2(&a, &r) {
+        let bits = mul_slow(&a.s(), &b.s(), c.map(|c| c.s()), &r.s(), mask, loc);
+        if bits != 0 {
+            return r.or_flags(bits);
+        }
     }
     r
 }
 
-/// Division check: the divisor is numerical noise.
+#[cold]
+#[inline(never)]
+fn mul_slow<T: StochFloat>(
+    a: &[T; 3],
+    b: &[T; 3],
+    c: Option<[T; 3]>,
+    r: &[T; 3],
+    mask: u8,
+    loc: &'static Location<'static>,
+) -> u8 {
+    if mask & COLLAPSE_BIT != 0 {
+        let collapsed = match c {
+            Some(c) => collapses(r, &[*a, *b, c]),
+            None => collapses(r, &[*a, *b]),
+        };
+        if collapsed {
+            record_collapse(loc);
+        }
+    }
+    if mask & MUL != 0 && is_noise(a) && is_noise(b) {
+        record(Instability::Multiplication, loc, &[a, b]);
+        return MUL;
+    }
+    0
+}
+
+/// Division check (the divisor is numerical noise) and accuracy collapse, for `r = a/b`. One
+/// pre-test covers both: a Division needs `b` to be noise, a collapse needs `r` to be.
 #[inline(always)]
 fn check_div<T: StochFloat>(
     a: Stochastic<T>,
@@ -239,11 +480,33 @@ fn check_div<T: StochFloat>(
     r: Stochastic<T>,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    if config::on(DIV) && is_noise(&b.s()) {
-        record(Instability::Division, loc, &[&a.s(), &b.s()]);
-        return r.or_flags(DIV);
+    let mask = config::DETECT.load(Ordering::Relaxed);
+    if (mask & (DIV | COLLAPSE_BIT) != 0) & maybe_noise2(&b, &r) {
+        let bits = div_slow(&a.s(), &b.s(), &r.s(), mask, loc);
+        if bits != 0 {
+            return r.or_flags(bits);
+        }
     }
     r
+}
+
+#[cold]
+#[inline(never)]
+fn div_slow<T: StochFloat>(
+    a: &[T; 3],
+    b: &[T; 3],
+    r: &[T; 3],
+    mask: u8,
+    loc: &'static Location<'static>,
+) -> u8 {
+    if mask & COLLAPSE_BIT != 0 && collapses(r, &[*a, *b]) {
+        record_collapse(loc);
+    }
+    if mask & DIV != 0 && is_noise(b) {
+        record(Instability::Division, loc, &[a, b]);
+        return DIV;
+    }
+    0
 }
 
 impl<T: StochFloat> Add for Stochastic<T> {
@@ -284,12 +547,14 @@ impl<T: StochFloat> Mul for Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// Multiplication, when both operands are numerical noise.
+    /// Multiplication, when both operands are numerical noise; an accuracy collapse when two
+    /// significant operands give numerical noise.
     #[track_caller]
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
         let r = self.raw_mul(rhs);
-        check_mul(self, rhs, r, Location::caller())
+        let mask = config::DETECT.load(Ordering::Relaxed);
+        check_mul(self, rhs, None, r, mask, Location::caller())
     }
 }
 
@@ -300,7 +565,8 @@ impl<T: StochFloat> Div for Stochastic<T> {
     /// # Instability
     ///
     /// Division, when the divisor is numerical noise (an exact zero divisor is IEEE division
-    /// by zero and is not counted).
+    /// by zero and is not counted); an accuracy collapse when two significant operands give
+    /// numerical noise.
     #[track_caller]
     #[inline(always)]
     fn div(self, rhs: Self) -> Self {
@@ -315,12 +581,15 @@ impl<T: StochFloat> Rem for Stochastic<T> {
     ///
     /// # Instability
     ///
-    /// Intrinsic, when the samples' truncated quotients differ.
+    /// Intrinsic, when the samples' truncated quotients differ; an accuracy collapse when two
+    /// significant operands give numerical noise (`%` is a subtraction in disguise).
     #[track_caller]
     #[inline]
     fn rem(self, rhs: Self) -> Self {
         let s = core::array::from_fn(|i| self.a()[i] % rhs.a()[i]);
         let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
+        let mask = config::DETECT.load(Ordering::Relaxed);
+        check_collapse(r, [self, rhs], mask, Location::caller());
         let q: [T; 3] = core::array::from_fn(|i| (self.a()[i] / rhs.a()[i]).trunc());
         if config::on(Instability::Intrinsic.bit()) && (q[0] != q[1] || q[1] != q[2]) {
             return r.flag(
@@ -391,7 +660,7 @@ forward_binop! {
 }
 
 /// `Stochastic<T> op T` and `T op Stochastic<T>`: the plain operand is exact and is left out of
-/// the checks that need two stochastic operands.
+/// the checks that need two stochastic operands (and of the collapse check's operands).
 macro_rules! scalar_ops {
     ($($t:ty),*) => {$(
         impl Add<$t> for Stochastic<$t> {
@@ -419,7 +688,7 @@ macro_rules! scalar_ops {
             #[track_caller]
             #[inline(always)]
             fn mul(self, rhs: $t) -> Self::Output {
-                self.raw_mul(Stochastic::new(rhs))
+                check_plain(self, self.raw_mul(Stochastic::new(rhs)), Location::caller())
             }
         }
         impl Div<$t> for Stochastic<$t> {
@@ -427,7 +696,7 @@ macro_rules! scalar_ops {
             #[track_caller]
             #[inline(always)]
             fn div(self, rhs: $t) -> Self::Output {
-                self.raw_div(Stochastic::new(rhs))
+                check_plain(self, self.raw_div(Stochastic::new(rhs)), Location::caller())
             }
         }
         impl Rem<$t> for Stochastic<$t> {
@@ -459,7 +728,7 @@ macro_rules! scalar_ops {
             #[track_caller]
             #[inline(always)]
             fn mul(self, rhs: Stochastic<$t>) -> Self::Output {
-                Stochastic::new(self).raw_mul(rhs)
+                check_plain(rhs, Stochastic::new(self).raw_mul(rhs), Location::caller())
             }
         }
         impl Div<Stochastic<$t>> for $t {
@@ -565,7 +834,8 @@ impl<T: StochFloat> Product for Stochastic<T> {
         let loc = Location::caller();
         iter.fold(Self::ONE, |acc, x| {
             let r = acc.raw_mul(x);
-            check_mul(acc, x, r, loc)
+            let mask = config::DETECT.load(Ordering::Relaxed);
+            check_mul(acc, x, None, r, mask, loc)
         })
     }
 }
@@ -577,7 +847,8 @@ impl<'a, T: StochFloat> Product<&'a Stochastic<T>> for Stochastic<T> {
         let loc = Location::caller();
         iter.fold(Self::ONE, |acc, x| {
             let r = acc.raw_mul(*x);
-            check_mul(acc, *x, r, loc)
+            let mask = config::DETECT.load(Ordering::Relaxed);
+            check_mul(acc, *x, None, r, mask, loc)
         })
     }
 }
