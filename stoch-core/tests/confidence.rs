@@ -58,6 +58,20 @@ fn confidence_99_lowers_the_digits_and_moves_the_computed_zero_threshold() {
     assert!(!below.is_computed_zero() && below.digits() == 1);
     assert!(above.is_computed_zero());
     assert!((below.digits_estimate() - 0.5).abs() < 0.01);
+    // The instability checks see the 99% threshold: dividing by `d` (noise at 99%, one digit
+    // at 95%) is an unstable division, and so are the products and quotients of `above`.
+    let before = report().count(stoch_core::Instability::Division);
+    let q = Sf64::ONE / d;
+    assert!(q.flags().contains(stoch_core::Instability::Division));
+    let _ = Sf64::ONE / above;
+    assert_eq!(
+        report().count(stoch_core::Instability::Division),
+        before + 2
+    );
+    let _ = d * above;
+    assert!(report().count(stoch_core::Instability::Multiplication) >= 1);
+    // Above 0.99 the confidence is clamped (see `Config::confidence`).
+    assert_eq!(Config::default().confidence(0.9999).get_confidence(), 0.99);
     // Relations follow: 1.1 vs 1.0 ± 0.1 is now equal (noise difference).
     assert!(d == Sf64::ONE);
     stoch_core::reset();
