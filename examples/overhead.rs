@@ -36,10 +36,10 @@
 //! stoch overhead: median of 7 interleaved runs, thread CPU time (--wall: wall-clock time)
 //! rounding path: AVX-512 embedded rounding (avx512f: true, fma: true)
 //! kernel                   plain  stoch off  ratio   stoch on  ratio | CADNA off     on | goal off     on | digits  instab.
-//! dot f64 1e6           843.0 us    5.01 ms   5.9x    5.29 ms   6.3x |      9.1x  15.9x |     4.5x   5.3x |     13        0
-//! matmul f64 200x200     5.18 ms   19.40 ms   3.7x   32.97 ms   6.4x |      8.8x  21.5x |     4.4x   7.2x |     11      197
-//! wave f32 64^3 x100    81.43 ms     2.91 s  35.8x     5.17 s  63.5x |     47.0x 111.0x |    23.0x  37.0x |      4    14346
-//! sum f32 1e6           818.4 us    1.83 ms   2.2x    2.93 ms   3.6x |      4.2x  11.1x |     3.0x   3.7x |      4        0
+//! dot f64 1e6           826.1 us    2.46 ms   3.0x    4.44 ms   5.4x |      9.1x  15.9x |     4.5x   5.3x |     13        0
+//! matmul f64 200x200     5.18 ms   17.81 ms   3.4x   36.25 ms   7.0x |      8.8x  21.5x |     4.4x   7.2x |     11      197
+//! wave f32 64^3 x100    80.69 ms     3.04 s  37.7x     5.17 s  64.1x |     47.0x 111.0x |    23.0x  37.0x |      4    14346
+//! sum f32 1e6           814.2 us    1.81 ms   2.2x    2.93 ms   3.6x |      4.2x  11.1x |     3.0x   3.7x |      4        0
 //! ```
 
 use std::hint::black_box;
