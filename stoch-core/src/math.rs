@@ -11,9 +11,9 @@
 //! An accuracy collapse (DESIGN §4, issue 3) when a function whose result is not an integer
 //! (`sqrt`, `powi`, `powf`, the library functions, `fract`, `rem_euclid`, the angle
 //! conversions) gives numerical noise from arguments none of which is numerical noise, as `ln`
-//! of a 2-digit value near 1 does (`ops::check_collapse`). The integer-valued functions (`floor ceil round trunc
-//! signum div_euclid`) are left out: a result that differs between samples there is already an
-//! Intrinsic instability.
+//! of a 2-digit value near 1 does (`ops::check_collapse`). The integer-valued functions
+//! (`floor ceil round trunc signum div_euclid`) are left out: a result that differs between
+//! samples there is already an Intrinsic instability.
 
 use core::cmp::Ordering;
 use std::panic::Location;

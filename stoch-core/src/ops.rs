@@ -455,14 +455,8 @@ fn mul_slow<T: StochFloat>(
     mask: u8,
     loc: &'static Location<'static>,
 ) -> u8 {
-    if mask & COLLAPSE_BIT != 0 {
-        let collapsed = match c {
-            Some(c) => collapses(r, &[*a, *b, c]),
-            None => collapses(r, &[*a, *b]),
-        };
-        if collapsed {
-            record_collapse(loc);
-        }
+    if mask & COLLAPSE_BIT != 0 && collapses(r, &[*a, *b]) && !c.is_some_and(|c| is_noise(&c)) {
+        record_collapse(loc);
     }
     if mask & MUL != 0 && is_noise(a) && is_noise(b) {
         record(Instability::Multiplication, loc, &[a, b]);
