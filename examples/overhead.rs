@@ -257,23 +257,50 @@ fn detection(on: bool) {
 
 /// Times `plain`, then `stoch` with detection off and on, `runs` times interleaved. Also
 /// returns the instabilities found by the last run with detection on.
-fn measure<A, B>(
+///
+/// `stoch` returns a [`fingerprint`] of its result. Both stochastic runs start from the same
+/// seed, and the checks never change a sample (a check only reads values and sets flags), so
+/// the two fingerprints must be equal: this catches a slow path that corrupts the registers of
+/// the optimised loop around it.
+fn measure<A>(
     runs: usize,
     mut plain: impl FnMut() -> A,
-    mut stoch: impl FnMut() -> B,
+    mut stoch: impl FnMut() -> u64,
 ) -> ([Vec<Duration>; 3], u64) {
     let mut t = [Vec::new(), Vec::new(), Vec::new()];
     let mut found = 0;
     for _ in 0..runs {
         t[0].push(time(&mut plain).0);
         detection(false);
-        t[1].push(time(&mut stoch).0);
+        stoch_core::seed(RUN_SEED);
+        let (d, off) = time(&mut stoch);
+        t[1].push(d);
         detection(true);
         reset();
-        t[2].push(time(&mut stoch).0);
+        stoch_core::seed(RUN_SEED);
+        let (d, on) = time(&mut stoch);
+        t[2].push(d);
         found = report().total();
+        assert_eq!(
+            off, on,
+            "the same seed gave different samples with the checks off and on: a check changed a result"
+        );
     }
     (t, found)
+}
+
+/// The seed of every timed stochastic run.
+const RUN_SEED: u64 = 2026;
+
+/// A hash (FNV-1a) of the samples of `values`, flags left out.
+fn fingerprint<F: stoch_core::StochFloat + Into<f64>>(values: &[stoch_core::Stochastic<F>]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for v in values {
+        for s in v.samples() {
+            h = (h ^ s.into().to_bits()).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
 }
 
 fn row(
@@ -393,7 +420,7 @@ fn main() {
         let t = measure(
             runs,
             || dot(black_box(&a), black_box(&b)),
-            || dot(black_box(&sa), black_box(&sb)).digits(),
+            || fingerprint(&[dot(black_box(&sa), black_box(&sb))]),
         );
         let digits = dot(&sa, &sb).digits();
         rows.push(row(
@@ -419,7 +446,7 @@ fn main() {
             || matmul(black_box(&a), black_box(&bt), &mut c, n),
             || {
                 matmul(black_box(&sa), black_box(&sbt), &mut sc, n);
-                sc[0].digits()
+                fingerprint(&sc)
             },
         );
         let digits = sc.iter().map(|x| x.digits()).min().unwrap_or(0);
@@ -442,7 +469,7 @@ fn main() {
         let t = measure(
             runs,
             || wave(zero.clone(), zero.clone(), n, black_box(&src))[probe],
-            || wave(szero.clone(), szero.clone(), n, black_box(&src))[probe].digits(),
+            || fingerprint(&wave(szero.clone(), szero.clone(), n, black_box(&src))),
         );
         let digits = wave(szero.clone(), szero.clone(), n, &src)[probe].digits();
         rows.push(row(
@@ -459,7 +486,11 @@ fn main() {
         let n = sizes.sum;
         let x: Vec<f32> = values(n, 5, 0.0, 1.0).iter().map(|&v| v as f32).collect();
         let sx: Vec<Sf32> = x.iter().map(|&v| Sf32::new(v)).collect();
-        let t = measure(runs, || sum(black_box(&x)), || sum(black_box(&sx)).digits());
+        let t = measure(
+            runs,
+            || sum(black_box(&x)),
+            || fingerprint(&[sum(black_box(&sx))]),
+        );
         let digits = sum(&sx).digits();
         rows.push(row(
             format!("sum f32 {}", sci(n)),

@@ -39,11 +39,9 @@ impl<T: StochFloat> Stochastic<T> {
     fn ordered(&self, other: &Self) -> Option<Ordering> {
         let (o, noise) = self.relation(other);
         if noise && config::on(Instability::Branching.bit()) {
-            record(
-                Instability::Branching,
-                Location::caller(),
-                &[&self.s(), &other.s()],
-            );
+            // Out of line without clobbering the caller's registers (see `cold`).
+            let args = (Location::caller(), self.s(), other.s());
+            crate::cold::run(args, |c| record(Instability::Branching, c.0, &[&c.1, &c.2]));
         }
         o
     }

@@ -29,6 +29,7 @@
 #![doc(test(attr(deny(warnings))))]
 
 pub mod accum;
+mod cold;
 mod compare;
 pub mod composite;
 pub mod config;

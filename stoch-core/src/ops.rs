@@ -12,7 +12,7 @@ use crate::config::{self, COLLAPSE_BIT};
 use crate::digits::{digits, is_computed_zero, is_noise};
 use crate::instability::Instability;
 use crate::report::{record, record_collapse};
-use crate::{rng, StochFloat, Stochastic};
+use crate::{cold, rng, StochFloat, Stochastic};
 
 const CANCEL: u8 = Instability::Cancellation.bit();
 const MUL: u8 = Instability::Multiplication.bit();
@@ -109,7 +109,9 @@ impl<T: StochFloat> Stochastic<T> {
                 // The product rounded to nearest (no random bits: detection never changes results).
                 let (x, y) = (self.s(), a.s());
                 let p = core::array::from_fn(|i| x[i] * y[i]);
-                let bits = add_slow(&p, &b.s(), &r.s(), false, false, mask & !COLLAPSE_BIT, loc);
+                let bits = cold::run((p, b.s(), r.s(), mask & !COLLAPSE_BIT, loc), |c| {
+                    add_slow(&c.0, &c.1, &c.2, false, false, c.3, c.4)
+                });
                 if bits != 0 {
                     return r.or_flags(bits);
                 }
@@ -178,7 +180,8 @@ fn check_add<T: StochFloat>(
     let collapse_on = mask & COLLAPSE_BIT != 0;
     let hit = (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise);
     if hit {
-        let bits = add_slow(&a.s(), &b.s(), &r.s(), b_plain, b_negated, mask, loc);
+        let args = (a.s(), b.s(), r.s(), b_plain, b_negated, mask, loc);
+        let bits = cold::run(args, |c| add_slow(&c.0, &c.1, &c.2, c.3, c.4, c.5, c.6));
         if bits != 0 {
             return r.or_flags(bits);
         }
@@ -389,7 +392,9 @@ pub(crate) fn check_collapse<T: StochFloat, const N: usize>(
     loc: &'static Location<'static>,
 ) {
     if (mask & COLLAPSE_BIT != 0) & maybe_noise(&r) {
-        collapse_slow(&r.s(), &ops.map(|o| o.s()), loc);
+        cold::run((r.s(), ops.map(|o| o.s()), loc), |c| {
+            collapse_slow(&c.0, &c.1, c.2)
+        });
     }
 }
 
@@ -437,7 +442,8 @@ fn check_mul<T: StochFloat>(
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
     if (mask & (MUL | COLLAPSE_BIT) != 0) & maybe_noise2(&a, &r) {
-        let bits = mul_slow(&a.s(), &b.s(), c.map(|c| c.s()), &r.s(), mask, loc);
+        let args = (a.s(), b.s(), c.map(|c| c.s()), r.s(), mask, loc);
+        let bits = cold::run(args, |c| mul_slow(&c.0, &c.1, c.2, &c.3, c.4, c.5));
         if bits != 0 {
             return r.or_flags(bits);
         }
@@ -476,7 +482,9 @@ fn check_div<T: StochFloat>(
 ) -> Stochastic<T> {
     let mask = config::DETECT.load(Ordering::Relaxed);
     if (mask & (DIV | COLLAPSE_BIT) != 0) & maybe_noise2(&b, &r) {
-        let bits = div_slow(&a.s(), &b.s(), &r.s(), mask, loc);
+        let bits = cold::run((a.s(), b.s(), r.s(), mask, loc), |c| {
+            div_slow(&c.0, &c.1, &c.2, c.3, c.4)
+        });
         if bits != 0 {
             return r.or_flags(bits);
         }

@@ -75,7 +75,8 @@ fn next(st: &State) -> u64 {
             st.rng.set(Some(rng));
             x
         }
-        _ => reseed_next(st, epoch),
+        // Out of line without clobbering the caller's registers (see `cold`).
+        _ => crate::cold::run((st, epoch), |c| reseed_next(c.0, c.1)),
     }
 }
 
