@@ -334,23 +334,6 @@ fn fmt_time(d: Duration) -> String {
     }
 }
 
-fn rounding_path() -> &'static str {
-    if cfg!(all(target_arch = "x86_64", target_feature = "avx512f")) {
-        "AVX-512 embedded rounding"
-    } else if cfg!(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    )) {
-        "AVX2 vectors for + and * (error-free transformations, hardware FMA), portable for the rest"
-    } else if cfg!(target_feature = "fma") || !cfg!(target_arch = "x86_64") {
-        "portable error-free transformations, hardware FMA"
-    } else {
-        "portable error-free transformations, Dekker products (no hardware FMA: \
-         build with RUSTFLAGS=\"-C target-cpu=native\")"
-    }
-}
-
 fn usage() -> ! {
     eprintln!("usage: overhead [--quick] [--runs N] [--wall]");
     std::process::exit(2);
@@ -403,8 +386,8 @@ fn main() {
     };
     println!("stoch overhead: median of {runs} interleaved runs, {clock}");
     println!(
-        "rounding path: {} (avx512f: {}, fma: {})",
-        rounding_path(),
+        "rounding path: {} (target: avx512f {}, fma {})",
+        stoch_core::rounding::path(),
         cfg!(target_feature = "avx512f"),
         cfg!(target_feature = "fma")
     );

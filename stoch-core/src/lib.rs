@@ -45,6 +45,8 @@ pub mod report;
 mod rng;
 #[doc(hidden)]
 pub mod rounding;
+#[cfg(target_arch = "x86_64")]
+mod rt512;
 
 #[doc(hidden)]
 pub mod __private {

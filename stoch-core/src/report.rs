@@ -233,7 +233,8 @@ pub struct GpuCount {
 ///               "report": "text" | "json" | "off" | { "json_file": str },
 ///               "max_sites": usize, "confidence": f64,
 ///               "panic_on": [kind] },        // kinds that panic at their first event
-///   "hardware_fma": bool                 // false: a slow software path was built
+///   "hardware_fma": bool                 // false: random rounding ran the slow software
+///                                        // path (no FMA in the build, no AVX-512 in the CPU)
 /// }
 /// ```
 ///
@@ -329,7 +330,7 @@ pub fn report() -> Report {
         collapse_overflow: st.collapse_overflow,
         gpu,
         config,
-        hardware_fma: cfg!(target_feature = "fma") || !cfg!(target_arch = "x86_64"),
+        hardware_fma: !crate::rounding::slow_software_path(),
     }
 }
 
@@ -540,7 +541,8 @@ impl fmt::Display for Report {
         if !self.hardware_fma {
             writeln!(
                 f,
-                "Note: built without hardware FMA; random rounding runs a slower software path.\n\
+                "Note: built without hardware FMA (and this processor has no AVX-512); random \
+                 rounding runs a slower software path.\n\
                  Build with RUSTFLAGS=\"-C target-cpu=native\" (or -C target-feature=+fma)."
             )?;
         }

@@ -52,6 +52,10 @@ fn stream_seed(seed: u64, index: u64) -> u64 {
 #[inline(never)]
 fn reseed_next(st: &State, epoch: u64) -> u64 {
     crate::config::ensure_init();
+    // Every operation draws random bits before it rounds, so the rounding path is chosen
+    // before the first operation of every thread.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    crate::rt512::ensure_detected();
     if st.index.get() == u64::MAX {
         st.index.set(NEXT_THREAD.fetch_add(1, Ordering::Relaxed));
     }

@@ -31,6 +31,13 @@
 //! sign-masked operands (rounding down through the sign identities `RD(a+b) = −RU(−a−b)`,
 //! `RD(a·b) = −RU((−a)·b)`, `RD(a/b) = −RU((−a)/b)`); the portable path above is the
 //! always-correct fallback, and both are tested against the same oracle.
+//!
+//! When the target does not have AVX-512 but the processor does (a build for the default
+//! `x86-64` target run on a recent x86-64), the same AVX-512 sequences run from inline assembly
+//! (module `rt512`), chosen once per process.
+
+#[cfg(target_arch = "x86_64")]
+use crate::rt512;
 
 /// Random-direction kernels on the three samples of a value. `dir` holds two random bits: bit 0
 /// chooses the direction of sample `x`, bit 1 that of sample `y`, and `z` takes the opposite of
@@ -77,6 +84,10 @@ pub trait Kernels: Sized + Copy {
     /// target with AVX2 and FMA, also where the AVX-512 path is the one dispatched), so that
     /// tests check it against the same oracle; `None` elsewhere.
     fn avx2_4(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<Self::Lanes>;
+    /// The run-time AVX-512 path (module `rt512`): `op` 0 add, 1 mul, 2 div, 3 fma
+    /// (`a·b + c`), 4 sqrt (of `a`), on four lanes, when the processor has AVX-512F (whatever
+    /// the target, so that tests check it against the same oracle); `None` elsewhere.
+    fn rt512_4(op: u8, a: [Self; 4], b: [Self; 4], c: [Self; 4], dir: u32) -> Option<[Self; 4]>;
     /// `a + b` rounded down (`down`) or up, one sample (portable path).
     fn rr_add(a: Self, b: Self, down: bool) -> Self;
     /// `a * b` rounded down or up, one sample (portable path).
@@ -1051,6 +1062,10 @@ macro_rules! dispatch {
         }
         #[inline(always)]
         fn add4(a: $l, b: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+            if rt512::on() {
+                return Self::load(rt512::$add(Self::store(a), Self::store(b), dir));
+            }
             #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
             {
                 // SAFETY: the target has AVX-512F (checked at compile time above).
@@ -1101,6 +1116,10 @@ macro_rules! dispatch {
         }
         #[inline(always)]
         fn mul4(a: $l, b: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+            if rt512::on() {
+                return Self::load(rt512::$mul(Self::store(a), Self::store(b), dir));
+            }
             #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
             {
                 // SAFETY: the target has AVX-512F.
@@ -1127,6 +1146,10 @@ macro_rules! dispatch {
         }
         #[inline(always)]
         fn div4(a: $l, b: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+            if rt512::on() {
+                return Self::load(rt512::$div(Self::store(a), Self::store(b), dir));
+            }
             #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
             {
                 // SAFETY: the target has AVX-512F.
@@ -1139,6 +1162,15 @@ macro_rules! dispatch {
         }
         #[inline(always)]
         fn fma4(a: $l, b: $l, c: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+            if rt512::on() {
+                return Self::load(rt512::$fma(
+                    Self::store(a),
+                    Self::store(b),
+                    Self::store(c),
+                    dir,
+                ));
+            }
             #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
             {
                 // SAFETY: the target has AVX-512F.
@@ -1156,6 +1188,10 @@ macro_rules! dispatch {
         }
         #[inline(always)]
         fn sqrt4(a: $l, dir: u32) -> $l {
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+            if rt512::on() {
+                return Self::load(rt512::$sqrt(Self::store(a), dir));
+            }
             #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
             {
                 // SAFETY: the target has AVX-512F.
@@ -1165,6 +1201,26 @@ macro_rules! dispatch {
             {
                 let a = Self::store(a);
                 Self::load(portable::sqrt(a, dir))
+            }
+        }
+        fn rt512_4(op: u8, a: [$t; 4], b: [$t; 4], c: [$t; 4], dir: u32) -> Option<[$t; 4]> {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if !rt512::available() {
+                    return None;
+                }
+                Some(match op {
+                    0 => rt512::$add(a, b, dir),
+                    1 => rt512::$mul(a, b, dir),
+                    2 => rt512::$div(a, b, dir),
+                    3 => rt512::$fma(a, b, c, dir),
+                    _ => rt512::$sqrt(a, dir),
+                })
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                let _ = (op, a, b, c, dir);
+                None
             }
         }
         #[inline(always)]
@@ -1332,6 +1388,60 @@ pub(crate) fn nudge<T: crate::StochFloat>(r: T, down: bool) -> T {
 #[doc(hidden)]
 pub fn avx2_3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], dir: u32) -> Option<[T; 3]> {
     T::avx2_4(op, T::load(four(a)), T::load(four(b)), dir).map(|v| three(T::store(v)))
+}
+
+/// The random-rounding path this process runs, in words (the `overhead` example prints it).
+///
+/// ```
+/// println!("random rounding: {}", stoch_core::rounding::path());
+/// assert!(!stoch_core::rounding::path().is_empty());
+/// ```
+pub fn path() -> &'static str {
+    if cfg!(all(target_arch = "x86_64", target_feature = "avx512f")) {
+        return "AVX-512 embedded rounding";
+    }
+    if runtime_avx512() {
+        return "AVX-512 embedded rounding, chosen at run time (the build's target has no AVX-512)";
+    }
+    if cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    )) {
+        "AVX2 vectors for + and * (error-free transformations, hardware FMA), portable for the rest"
+    } else if !slow_software_path() {
+        "portable error-free transformations, hardware FMA"
+    } else {
+        "portable error-free transformations, Dekker products (no hardware FMA: \
+         build with RUSTFLAGS=\"-C target-cpu=native\")"
+    }
+}
+
+/// Whether the AVX-512 kernels chosen at run time are the ones this process runs (a build
+/// without AVX-512 on a processor with it).
+fn runtime_avx512() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    {
+        rt512::ensure_detected();
+        rt512::on()
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx512f"))))]
+    {
+        false
+    }
+}
+
+/// Whether random rounding runs the slow software path: Dekker's products, with neither
+/// hardware FMA in the build nor AVX-512 in the processor.
+pub(crate) fn slow_software_path() -> bool {
+    cfg!(target_arch = "x86_64") && !cfg!(target_feature = "fma") && !runtime_avx512()
+}
+
+/// The run-time AVX-512 path on three samples (see [`Kernels::rt512_4`]), used directly by
+/// tests: `None` where the processor has no AVX-512F.
+#[doc(hidden)]
+pub fn rt512_3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], c: [T; 3], dir: u32) -> Option<[T; 3]> {
+    T::rt512_4(op, four(a), four(b), four(c), dir).map(three)
 }
 
 /// The portable path on three samples, used directly by tests to check both paths against the

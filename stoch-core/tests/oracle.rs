@@ -67,7 +67,7 @@
 use std::fmt::Write as _;
 
 use num_bigint::BigInt;
-use stoch_core::rounding::{avx2_3, portable3, Kernels};
+use stoch_core::rounding::{avx2_3, portable3, rt512_3, Kernels};
 use stoch_core::{StochFloat, Stochastic};
 
 // ------------------------------------------------------------------------------------------
@@ -1008,6 +1008,20 @@ fn avx2<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], dir: u32) -> Option<[u64; 3]> 
     r.map(|r| r.map(Fmt::bits))
 }
 
+/// The run-time AVX-512 path (inline assembly; the one a build without AVX-512 dispatches to
+/// on a processor with it), whatever the target; `None` where the processor has no AVX-512F.
+fn rt512<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> Option<[u64; 3]> {
+    let (code, b) = match op {
+        Op::Add => (0, b),
+        Op::Sub => (0, b.map(|v| v ^ F::SIGN)),
+        Op::Mul => (1, b),
+        Op::Div => (2, b),
+        Op::Fma => (3, b),
+        Op::Sqrt => (4, b),
+    };
+    rt512_3::<F>(code, arr::<F>(a), arr::<F>(b), arr::<F>(c), dir).map(|r| r.map(Fmt::bits))
+}
+
 fn portable<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> [u64; 3] {
     let (code, b) = match op {
         Op::Add => (0, b),
@@ -1169,13 +1183,18 @@ fn overflow_underflow<F: Fmt>(t: &mut Tally, e: &Expect) {
 
 /// Dispatching kernels, the portable path and the AVX2 path, directions chosen by the test.
 fn kernels_vs_oracle<F: Fmt>(op: Op) {
+    // Chooses the rounding path first, so that `dispatch` below is the path the operators run
+    // (in a build without AVX-512 on a processor with it: the run-time AVX-512 kernels).
+    let _ = stoch_core::rounding::path();
     let seed = base_seed();
     let n = n_per_op();
     let mut r = Rng::new(sub_seed(seed, 1, op, F::BITS));
     let mut t_d = Tally::default();
     let mut t_p = Tally::default();
     let mut t_a = Tally::default();
+    let mut t_r = Tally::default();
     let mut avx2_checked = false;
+    let mut rt512_checked = false;
     let mut idx = 0usize;
     while idx < n {
         let mut a = [0u64; 3];
@@ -1190,6 +1209,8 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
         let gp = portable::<F>(op, a, b, c, dir);
         let ga = avx2::<F>(op, a, b, dir);
         avx2_checked |= ga.is_some();
+        let gr = rt512::<F>(op, a, b, c, dir);
+        rt512_checked |= gr.is_some();
         for i in 0..3 {
             let x = exact_of::<F>(op, a[i], b[i], c[i]);
             let e = expect::<F>(&x);
@@ -1197,8 +1218,9 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
                 ("dispatch", gd[i], &mut t_d),
                 ("portable", gp[i], &mut t_p),
                 ("avx2", ga.map_or(gd[i], |g| g[i]), &mut t_a),
+                ("rt512", gr.map_or(gd[i], |g| g[i]), &mut t_r),
             ] {
-                if path == "avx2" && ga.is_none() {
+                if (path == "avx2" && ga.is_none()) || (path == "rt512" && gr.is_none()) {
                     continue;
                 }
                 t.count(&e, &x);
@@ -1235,7 +1257,15 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
             finish(&format!("{name} [avx2]"), seed, &t_a, "");
         }
     });
+    let rt512_done = std::panic::catch_unwind(|| {
+        if rt512_checked {
+            finish(&format!("{name} [rt512]"), seed, &t_r, "");
+        }
+    });
     finish(&format!("{name} [portable]"), seed, &t_p, "");
+    if let Err(p) = rt512_done {
+        std::panic::resume_unwind(p);
+    }
     if let Err(p) = avx2_done {
         std::panic::resume_unwind(p);
     }
@@ -1518,12 +1548,17 @@ fn run_hand_case<F: Fmt>(
         rd,
         inexact: ru != rd,
     };
-    let mut reported = [false; 2]; // one message per path and case
+    let mut reported = [false; 3]; // one message per path and case
     for dir in 0..4u32 {
         let down = [dir & 1 != 0, dir & 2 != 0, dir & 2 == 0];
         for (k, (path, got)) in [
             ("dispatch", dispatch::<F>(op, [a; 3], [b; 3], [c; 3], dir)),
             ("portable", portable::<F>(op, [a; 3], [b; 3], [c; 3], dir)),
+            (
+                "rt512",
+                rt512::<F>(op, [a; 3], [b; 3], [c; 3], dir)
+                    .unwrap_or_else(|| portable::<F>(op, [a; 3], [b; 3], [c; 3], dir)),
+            ),
         ]
         .into_iter()
         .enumerate()

@@ -1,0 +1,322 @@
+//! AVX-512 embedded rounding chosen at run time, for builds whose target does not enable
+//! AVX-512 (the default `x86-64` target above all).
+//!
+//! A program built for the default target runs the portable path: software directed rounding
+//! from error-free transformations, with Dekker's products where the target has no FMA, ten to
+//! twenty times slower than the AVX-512 path. When the processor it runs on has AVX-512F, the
+//! five kernels below (`+`, `*`, `/`, fused multiply-add and square root, for `f32` and `f64`)
+//! run the AVX-512 path's instruction sequence instead, written as inline assembly: it needs
+//! no target feature from the compiler, so it is inlined into the user's loop like the rest of
+//! the operation. The sequence is the one of the compile-time path (one instruction with
+//! embedded round-toward-+∞ on sign-masked operands, `RD(x) = −RU(−x)`), with blends instead
+//! of mask registers, so that only registers the compiler allocated are written.
+//!
+//! The choice is made once per process, when the first thread seeds its random generator
+//! ([`detect`]), and costs one load and one well-predicted branch per operation.
+//! `STOCH_PORTABLE=1` keeps the portable path (to compare the two).
+
+use core::arch::asm;
+use core::arch::x86_64::{__m128, __m128d};
+#[cfg(not(target_feature = "avx512f"))]
+use core::sync::atomic::{AtomicBool, Ordering};
+
+#[cfg(not(target_feature = "avx512f"))]
+/// Whether the kernels below are the ones dispatched.
+static ON: AtomicBool = AtomicBool::new(false);
+
+/// Whether this processor has AVX-512F (the kernels below may run).
+#[inline]
+pub(crate) fn available() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+}
+
+#[cfg(not(target_feature = "avx512f"))]
+/// Chooses the path for this process (once, through [`ensure_detected`]): the kernels below when the processor has AVX-512F and
+/// `STOCH_PORTABLE` is not set to `1`.
+fn detect() {
+    let portable = std::env::var_os("STOCH_PORTABLE").is_some_and(|v| v == "1");
+    ON.store(available() && !portable, Ordering::Relaxed);
+}
+
+/// Runs [`detect`] once per process.
+#[cfg(not(target_feature = "avx512f"))]
+pub(crate) fn ensure_detected() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(detect);
+}
+
+#[cfg(not(target_feature = "avx512f"))]
+/// Whether the operations run the kernels below.
+#[inline(always)]
+pub(crate) fn on() -> bool {
+    ON.load(Ordering::Relaxed)
+}
+
+/// Ends each kernel: in a build without AVX, the compiler's code uses legacy SSE encodings,
+/// which merge into the upper bits that the kernels' 512-bit instructions leave set (a false
+/// dependency on every later write of the register); `vzeroupper` clears them. A build with AVX
+/// may hold values in those bits, and has no such merges.
+#[cfg(not(target_feature = "avx"))]
+macro_rules! vzu {
+    () => {
+        "vzeroupper"
+    };
+}
+#[cfg(target_feature = "avx")]
+macro_rules! vzu {
+    () => {
+        ""
+    };
+}
+
+/// Sign masks (−0.0 = round down) of lanes x, y, z for the two random bits; lane 3 is 0.
+static MASK_F64: [[f64; 4]; 4] = [
+    [0.0, 0.0, -0.0, 0.0],
+    [-0.0, 0.0, -0.0, 0.0],
+    [0.0, -0.0, 0.0, 0.0],
+    [-0.0, -0.0, 0.0, 0.0],
+];
+static MASK_F32: [[f32; 4]; 4] = [
+    [0.0, 0.0, -0.0, 0.0],
+    [-0.0, 0.0, -0.0, 0.0],
+    [0.0, -0.0, 0.0, 0.0],
+    [-0.0, -0.0, 0.0, 0.0],
+];
+
+/// Byte offset of the mask of `dir` in either table.
+#[inline(always)]
+fn off64(dir: u32) -> usize {
+    (dir & 3) as usize * 32
+}
+
+#[inline(always)]
+fn off32(dir: u32) -> usize {
+    (dir & 3) as usize * 16
+}
+
+#[inline(always)]
+fn split64(a: [f64; 4]) -> (__m128d, __m128d) {
+    // SAFETY: [f64; 4] and two __m128d are 32 bytes of plain data.
+    unsafe { core::mem::transmute::<[f64; 4], (__m128d, __m128d)>(a) }
+}
+
+#[inline(always)]
+fn join64(lo: __m128d, hi: __m128d) -> [f64; 4] {
+    // SAFETY: as in `split64`.
+    unsafe { core::mem::transmute::<(__m128d, __m128d), [f64; 4]>((lo, hi)) }
+}
+
+#[inline(always)]
+fn v32(a: [f32; 4]) -> __m128 {
+    // SAFETY: 16 bytes of plain data.
+    unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
+}
+
+#[inline(always)]
+fn a32(v: __m128) -> [f32; 4] {
+    // SAFETY: 16 bytes of plain data.
+    unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
+}
+
+/// `op` (`vaddpd`, `vmulpd` or `vdivpd`) with random rounding on f64 lanes: `xor_b` is the
+/// instruction that sign-masks `b` too (sums: both operands; products and quotients: one).
+macro_rules! binop64 {
+    ($name:ident, $insn:literal, $xor_b:literal) => {
+        /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
+        /// [`available`] says the processor has AVX-512F.
+        #[inline(always)]
+        pub(crate) fn $name(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+            let ((alo, ahi), (blo, bhi)) = (split64(a), split64(b));
+            let (lo, hi): (__m128d, __m128d);
+            // SAFETY: the processor has AVX-512F (callers check `on`/`available`); the assembly
+            // reads the mask table only and writes its declared operands only.
+            unsafe {
+                asm!(
+                    "vinsertf128 {a:y}, {a:y}, {ahi}, 1",
+                    "vinsertf128 {b:y}, {b:y}, {bhi}, 1",
+                    "vorpd {f:y}, {a:y}, {b:y}",
+                    "vmovupd {m:y}, [{tab} + {off}]",
+                    "vxorpd {a:y}, {a:y}, {m:y}",
+                    $xor_b,
+                    concat!($insn, " {a:z}, {a:z}, {b:z}, {{ru-sae}}"),
+                    "vxorpd {a:y}, {a:y}, {m:y}",
+                    "vblendpd {a:y}, {a:y}, {f:y}, 8",
+                    "vextractf128 {ahi}, {a:y}, 1",
+                    vzu!(),
+                    a = inout(xmm_reg) alo => lo,
+                    ahi = inout(xmm_reg) ahi => hi,
+                    b = inout(xmm_reg) blo => _,
+                    bhi = in(xmm_reg) bhi,
+                    f = out(xmm_reg) _,
+                    m = out(xmm_reg) _,
+                    tab = in(reg) MASK_F64.as_ptr(),
+                    off = in(reg) off64(dir),
+                    options(pure, readonly, nostack, preserves_flags),
+                );
+            }
+            join64(lo, hi)
+        }
+    };
+}
+
+/// The same on f32 lanes (one register).
+macro_rules! binop32 {
+    ($name:ident, $insn:literal, $xor_b:literal) => {
+        /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
+        /// [`available`] says the processor has AVX-512F.
+        #[inline(always)]
+        pub(crate) fn $name(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+            let r: __m128;
+            // SAFETY: as in the f64 kernels.
+            unsafe {
+                asm!(
+                    "vorps {f}, {a}, {b}",
+                    "vmovups {m}, [{tab} + {off}]",
+                    "vxorps {a}, {a}, {m}",
+                    $xor_b,
+                    concat!($insn, " {a:z}, {a:z}, {b:z}, {{ru-sae}}"),
+                    "vxorps {a}, {a}, {m}",
+                    "vblendps {a}, {a}, {f}, 8",
+                    vzu!(),
+                    a = inout(xmm_reg) v32(a) => r,
+                    b = inout(xmm_reg) v32(b) => _,
+                    f = out(xmm_reg) _,
+                    m = out(xmm_reg) _,
+                    tab = in(reg) MASK_F32.as_ptr(),
+                    off = in(reg) off32(dir),
+                    options(pure, readonly, nostack, preserves_flags),
+                );
+            }
+            a32(r)
+        }
+    };
+}
+
+// A sum negates both operands to round down; a product or quotient one.
+binop64!(add_f64, "vaddpd", "vxorpd {b:y}, {b:y}, {m:y}");
+binop64!(mul_f64, "vmulpd", "");
+binop64!(div_f64, "vdivpd", "");
+binop32!(add_f32, "vaddps", "vxorps {b}, {b}, {m}");
+binop32!(mul_f32, "vmulps", "");
+binop32!(div_f32, "vdivps", "");
+
+/// `a·b + c` with random rounding (lane 3: OR of the three flags lanes).
+#[inline(always)]
+pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 4] {
+    let ((alo, ahi), (blo, bhi), (clo, chi)) = (split64(a), split64(b), split64(c));
+    let (lo, hi): (__m128d, __m128d);
+    // SAFETY: as in the other kernels.
+    unsafe {
+        asm!(
+            "vinsertf128 {a:y}, {a:y}, {ahi}, 1",
+            "vinsertf128 {b:y}, {b:y}, {bhi}, 1",
+            "vinsertf128 {c:y}, {c:y}, {chi}, 1",
+            "vorpd {f:y}, {a:y}, {b:y}",
+            "vorpd {f:y}, {f:y}, {c:y}",
+            "vmovupd {m:y}, [{tab} + {off}]",
+            "vxorpd {a:y}, {a:y}, {m:y}",
+            "vxorpd {c:y}, {c:y}, {m:y}",
+            "vfmadd213pd {a:z}, {b:z}, {c:z}, {{ru-sae}}",
+            "vxorpd {a:y}, {a:y}, {m:y}",
+            "vblendpd {a:y}, {a:y}, {f:y}, 8",
+            "vextractf128 {ahi}, {a:y}, 1",
+            vzu!(),
+            a = inout(xmm_reg) alo => lo,
+            ahi = inout(xmm_reg) ahi => hi,
+            b = inout(xmm_reg) blo => _,
+            bhi = in(xmm_reg) bhi,
+            c = inout(xmm_reg) clo => _,
+            chi = in(xmm_reg) chi,
+            f = out(xmm_reg) _,
+            m = out(xmm_reg) _,
+            tab = in(reg) MASK_F64.as_ptr(),
+            off = in(reg) off64(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    join64(lo, hi)
+}
+
+/// `a·b + c` on f32 lanes.
+#[inline(always)]
+pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 4] {
+    let r: __m128;
+    // SAFETY: as in the other kernels.
+    unsafe {
+        asm!(
+            "vorps {f}, {a}, {b}",
+            "vorps {f}, {f}, {c}",
+            "vmovups {m}, [{tab} + {off}]",
+            "vxorps {a}, {a}, {m}",
+            "vxorps {c}, {c}, {m}",
+            "vfmadd213ps {a:z}, {b:z}, {c:z}, {{ru-sae}}",
+            "vxorps {a}, {a}, {m}",
+            "vblendps {a}, {a}, {f}, 8",
+            vzu!(),
+            a = inout(xmm_reg) v32(a) => r,
+            b = in(xmm_reg) v32(b),
+            c = inout(xmm_reg) v32(c) => _,
+            f = out(xmm_reg) _,
+            m = out(xmm_reg) _,
+            tab = in(reg) MASK_F32.as_ptr(),
+            off = in(reg) off32(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a32(r)
+}
+
+/// Square root rounded up and down, the lanes picked by the sign of the mask (lane 3: the
+/// operand's flags lane).
+#[inline(always)]
+pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
+    let (alo, ahi) = split64(a);
+    let (lo, hi): (__m128d, __m128d);
+    // SAFETY: as in the other kernels.
+    unsafe {
+        asm!(
+            "vinsertf128 {a:y}, {a:y}, {ahi}, 1",
+            "vmovupd {m:y}, [{tab} + {off}]",
+            "vsqrtpd {u:z}, {a:z}, {{ru-sae}}",
+            "vsqrtpd {d:z}, {a:z}, {{rd-sae}}",
+            "vblendvpd {u:y}, {u:y}, {d:y}, {m:y}",
+            "vblendpd {u:y}, {u:y}, {a:y}, 8",
+            "vextractf128 {ahi}, {u:y}, 1",
+            vzu!(),
+            a = in(xmm_reg) alo,
+            ahi = inout(xmm_reg) ahi => hi,
+            u = out(xmm_reg) lo,
+            d = out(xmm_reg) _,
+            m = out(xmm_reg) _,
+            tab = in(reg) MASK_F64.as_ptr(),
+            off = in(reg) off64(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    join64(lo, hi)
+}
+
+/// Square root on f32 lanes.
+#[inline(always)]
+pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
+    let r: __m128;
+    // SAFETY: as in the other kernels.
+    unsafe {
+        asm!(
+            "vmovups {m}, [{tab} + {off}]",
+            "vsqrtps {u:z}, {a:z}, {{ru-sae}}",
+            "vsqrtps {d:z}, {a:z}, {{rd-sae}}",
+            "vblendvps {u}, {u}, {d}, {m}",
+            "vblendps {u}, {u}, {a}, 8",
+            vzu!(),
+            a = in(xmm_reg) v32(a),
+            u = out(xmm_reg) r,
+            d = out(xmm_reg) _,
+            m = out(xmm_reg) _,
+            tab = in(reg) MASK_F32.as_ptr(),
+            off = in(reg) off32(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a32(r)
+}
