@@ -25,21 +25,25 @@
 //! CADNA's ratios). Times are the thread's CPU time on Linux (`--wall` for wall-clock time):
 //! on a small machine shared with other work, wall-clock time charges a long run for the
 //! other processes' time slices more than a short one, and inflates the ratios. It also
-//! prints the rounding path compiled in (AVX-512 embedded rounding, AVX2 vectors for `+` and
-//! `*`, portable path with hardware FMA, or the slow portable path with Dekker products) and, per kernel, the exact
-//! digits of the stochastic result and the instabilities the checks found.
+//! prints the rounding path that runs (`stoch_core::rounding::path()`: AVX-512 embedded
+//! rounding, compiled in or chosen at run time; AVX2 vectors for `+` and `*`; the portable path
+//! with hardware FMA; or the slow portable path with Dekker products) and, per kernel, the
+//! exact digits of the stochastic result and the instabilities the checks found. Both
+//! stochastic runs start from one seed, and the example stops if checks on and off give
+//! different samples (a check must never change a result).
 //!
 //! Expected output (measured on 2026-11-24 on a 2-core AMD EPYC Zen 4 with AVX-512; the times
-//! depend on the machine and move by up to about 15% from run to run):
+//! depend on the machine and move by up to about 15% from run to run; a build for the default
+//! target on that machine prints "AVX-512 embedded rounding, chosen at run time"):
 //!
 //! ```text
 //! stoch overhead: median of 7 interleaved runs, thread CPU time (--wall: wall-clock time)
-//! rounding path: AVX-512 embedded rounding (avx512f: true, fma: true)
+//! rounding path: AVX-512 embedded rounding (target: avx512f true, fma true)
 //! kernel                   plain  stoch off  ratio   stoch on  ratio | CADNA off     on | goal off     on | digits  instab.
-//! dot f64 1e6           826.1 us    2.46 ms   3.0x    4.44 ms   5.4x |      9.1x  15.9x |     4.5x   5.3x |     13        0
-//! matmul f64 200x200     5.18 ms   17.81 ms   3.4x   36.25 ms   7.0x |      8.8x  21.5x |     4.4x   7.2x |     11      197
-//! wave f32 64^3 x100    80.69 ms     3.04 s  37.7x     5.17 s  64.1x |     47.0x 111.0x |    23.0x  37.0x |      4    14346
-//! sum f32 1e6           814.2 us    1.81 ms   2.2x    2.93 ms   3.6x |      4.2x  11.1x |     3.0x   3.7x |      4        0
+//! dot f64 1e6           839.3 us    2.99 ms   3.6x    4.33 ms   5.2x |      9.1x  15.9x |     4.5x   5.3x |     13        0
+//! matmul f64 200x200     5.22 ms   20.72 ms   4.0x   35.59 ms   6.8x |      8.8x  21.5x |     4.4x   7.2x |     11      188
+//! wave f32 64^3 x100    83.00 ms  927.75 ms  11.2x     3.06 s  36.8x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
+//! sum f32 1e6           859.6 us    1.93 ms   2.2x    2.99 ms   3.5x |      4.2x  11.1x |     3.0x   3.7x |      4        0
 //! ```
 
 use std::hint::black_box;

@@ -3,8 +3,9 @@
 //! Every operation ends with a pre-test that is almost always false and, when it is true, a
 //! call to a slow function (digits, the report's tables, the user's hook). Under the C calling
 //! convention such a call clobbers every vector register, so the compiler keeps the values that
-//! are live across it in memory, even on the path that does not call: a 3-D stencil with the
-//! checks compiled in but switched off ran at 3.15 s instead of 1.7 s.
+//! are live across it in memory, even on the path that does not call. The `overhead` example's
+//! 3-D wave stencil (64³, 100 steps, `f32`, checks compiled in but switched off) took 3.15 s
+//! with plain calls and takes 0.98 s through the trampoline (plain `f32`: 0.08 s).
 //!
 //! On x86-64 System V targets, [`run`] reaches the slow function through a small assembly
 //! trampoline that saves and restores every caller-saved register (general purpose, vector

@@ -546,8 +546,10 @@ fn init_from_env() {
 }
 
 /// `STOCH_*` variables read by the workspace's own tools and tests (GPU and NVRTC test
-/// switches, seeds of the property tests), not by the configuration.
-const TOOL_VARS: [&str; 7] = [
+/// switches, seeds of the property tests) and the rounding-path switch `STOCH_PORTABLE`
+/// (read once, when the path is chosen), not by the configuration.
+const TOOL_VARS: [&str; 8] = [
+    "STOCH_PORTABLE",
     "STOCH_REQUIRE_GPU",
     "STOCH_REQUIRE_NVRTC",
     "STOCH_NVRTC_DIR",

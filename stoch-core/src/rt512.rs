@@ -34,8 +34,27 @@ pub(crate) fn available() -> bool {
 /// Chooses the path for this process (once, through [`ensure_detected`]): the kernels below when the processor has AVX-512F and
 /// `STOCH_PORTABLE` is not set to `1`.
 fn detect() {
-    let portable = std::env::var_os("STOCH_PORTABLE").is_some_and(|v| v == "1");
-    ON.store(available() && !portable, Ordering::Relaxed);
+    ON.store(available() && !portable_requested(), Ordering::Relaxed);
+}
+
+/// Whether `STOCH_PORTABLE` asks for the portable path: `1` (or `true`, `yes`) does, `0` (or
+/// `false`, `no`, empty) does not; another value is named on stderr and changes nothing.
+#[cfg(not(target_feature = "avx512f"))]
+fn portable_requested() -> bool {
+    let Some(v) = std::env::var_os("STOCH_PORTABLE") else {
+        return false;
+    };
+    match v.to_string_lossy().trim() {
+        "1" | "true" | "yes" => true,
+        "0" | "false" | "no" | "" => false,
+        other => {
+            eprintln!(
+                "stoch: STOCH_PORTABLE={other:?} is not 1 or 0; the run-time AVX-512 path is kept \
+                 (set STOCH_PORTABLE=1 for the portable path)"
+            );
+            false
+        }
+    }
 }
 
 /// Runs [`detect`] once per process.
