@@ -1470,19 +1470,7 @@ mod avx512 {
     const RD: i32 = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
     const SAMPLES: u8 = 0b0111;
 
-    /// Sign masks (−0.0 = round down) of lanes x, y, z for the two random bits; lane 3 is 0.
-    static MASK_F64: [[f64; 4]; 4] = [
-        [0.0, 0.0, -0.0, 0.0],
-        [-0.0, 0.0, -0.0, 0.0],
-        [0.0, -0.0, 0.0, 0.0],
-        [-0.0, -0.0, 0.0, 0.0],
-    ];
-    static MASK_F32: [[f32; 4]; 4] = [
-        [0.0, 0.0, -0.0, 0.0],
-        [-0.0, 0.0, -0.0, 0.0],
-        [0.0, -0.0, 0.0, 0.0],
-        [-0.0, -0.0, 0.0, 0.0],
-    ];
+    use crate::rt512::{MASK_F32, MASK_F64};
     /// Lanes rounded down for the two random bits.
     const DOWN: [u8; 4] = [0b100, 0b101, 0b010, 0b011];
 

@@ -88,14 +88,15 @@ macro_rules! vzu {
     };
 }
 
-/// Sign masks (−0.0 = round down) of lanes x, y, z for the two random bits; lane 3 is 0.
-static MASK_F64: [[f64; 4]; 4] = [
+/// Sign masks (−0.0 = round down) of lanes x, y, z for the two random bits; lane 3 is 0 (the
+/// compile-time AVX-512 path uses them too).
+pub(crate) static MASK_F64: [[f64; 4]; 4] = [
     [0.0, 0.0, -0.0, 0.0],
     [-0.0, 0.0, -0.0, 0.0],
     [0.0, -0.0, 0.0, 0.0],
     [-0.0, -0.0, 0.0, 0.0],
 ];
-static MASK_F32: [[f32; 4]; 4] = [
+pub(crate) static MASK_F32: [[f32; 4]; 4] = [
     [0.0, 0.0, -0.0, 0.0],
     [-0.0, 0.0, -0.0, 0.0],
     [0.0, -0.0, 0.0, 0.0],
