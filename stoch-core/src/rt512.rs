@@ -37,23 +37,30 @@ fn detect() {
     ON.store(available() && !portable_requested(), Ordering::Relaxed);
 }
 
-/// Whether `STOCH_PORTABLE` asks for the portable path: `1` (or `true`, `yes`) does, `0` (or
-/// `false`, `no`, empty) does not; another value is named on stderr and changes nothing.
+/// Whether `STOCH_PORTABLE` asks for the portable path (see [`parse_portable`]); a value it
+/// does not accept is named on stderr and changes nothing.
 #[cfg(not(target_feature = "avx512f"))]
 fn portable_requested() -> bool {
     let Some(v) = std::env::var_os("STOCH_PORTABLE") else {
         return false;
     };
-    match v.to_string_lossy().trim() {
-        "1" | "true" | "yes" => true,
-        "0" | "false" | "no" | "" => false,
-        other => {
-            eprintln!(
-                "stoch: STOCH_PORTABLE={other:?} is not 1 or 0; the run-time AVX-512 path is kept \
-                 (set STOCH_PORTABLE=1 for the portable path)"
-            );
-            false
-        }
+    parse_portable(&v.to_string_lossy()).unwrap_or_else(|e| {
+        eprintln!("stoch: {e}");
+        false
+    })
+}
+
+/// A value of `STOCH_PORTABLE`: `1` (or `true`, `yes`) asks for the portable path, `0` (or
+/// `false`, `no`, empty) does not; anything else is an error that says what is accepted.
+#[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+fn parse_portable(v: &str) -> Result<bool, String> {
+    match v.trim() {
+        "1" | "true" | "yes" => Ok(true),
+        "0" | "false" | "no" | "" => Ok(false),
+        other => Err(format!(
+            "STOCH_PORTABLE={other:?} is not 1 or 0; the run-time AVX-512 path is kept \
+             (set STOCH_PORTABLE=1 for the portable path)"
+        )),
     }
 }
 
@@ -339,4 +346,38 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
         );
     }
     a32(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stoch_portable_values() {
+        for v in ["1", "true", " yes "] {
+            assert_eq!(parse_portable(v), Ok(true), "{v:?}");
+        }
+        for v in ["0", "false", "no", ""] {
+            assert_eq!(parse_portable(v), Ok(false), "{v:?}");
+        }
+        let e = parse_portable("portable").unwrap_err();
+        assert!(
+            e.contains("STOCH_PORTABLE=\"portable\"") && e.contains("1 or 0"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn path_names_the_compiled_or_detected_path() {
+        let p = crate::rounding::path();
+        if cfg!(target_feature = "avx512f") {
+            assert_eq!(p, "AVX-512 embedded rounding");
+        } else if available() && std::env::var_os("STOCH_PORTABLE").is_none() {
+            assert!(p.contains("chosen at run time"), "{p}");
+            #[cfg(not(target_feature = "avx512f"))]
+            assert!(on());
+        } else {
+            assert!(!p.contains("AVX-512"), "{p}");
+        }
+    }
 }
