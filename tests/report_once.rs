@@ -129,6 +129,23 @@ fn bad_stoch_report_names_the_variable() {
 }
 
 #[test]
+fn a_bad_variable_leaves_the_others_applied() {
+    // Lazy initialisation: the bad `STOCH_REPORT` keeps its default (text), the good
+    // `STOCH_DETECT=none` is applied, so the example's three instabilities go unchecked.
+    let out = run(
+        "report_once",
+        &["finish-twice"],
+        &[("STOCH_REPORT", "xml"), ("STOCH_DETECT", "none")],
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.matches("STOCH_REPORT=").count(), 1, "{err}");
+    assert!(err.contains("the others are applied"), "{err}");
+    assert_eq!(text_reports(&err), 1, "{err}");
+    assert!(err.contains("No instability detected"), "{err}");
+}
+
+#[test]
 fn other_bad_variables_name_themselves() {
     for (var, value) in [
         ("STOCH_SEED", "seven"),

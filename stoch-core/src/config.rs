@@ -239,6 +239,39 @@ impl Config {
         Config::default().merge_env(|k| std::env::var(k).ok())
     }
 
+    /// [`merge_env`](Config::merge_env) one variable at a time: every variable with a valid
+    /// value is applied, and each bad one gives an error (and leaves its setting as it was).
+    /// The lazy initialisation (no [`init`](crate::init)) reads the environment this way.
+    ///
+    /// ```
+    /// use stoch_core::Config;
+    /// let env = |k: &str| match k {
+    ///     "STOCH_SEED" => Some("seven".to_string()),
+    ///     "STOCH_CANCEL_LEVEL" => Some("6".to_string()),
+    ///     _ => None,
+    /// };
+    /// let (cfg, errors) = Config::default().merge_env_each(env);
+    /// assert_eq!(cfg.get_cancel_level(), 6);
+    /// assert_eq!(errors.len(), 1);
+    /// assert!(errors[0].to_string().contains("STOCH_SEED"));
+    /// ```
+    #[must_use]
+    pub fn merge_env_each(
+        self,
+        get: impl Fn(&str) -> Option<String>,
+    ) -> (Config, Vec<ConfigError>) {
+        let mut cfg = self;
+        let mut errors = Vec::new();
+        for var in Self::ENV_VARS {
+            let Some(value) = get(var) else { continue };
+            match cfg.clone().merge_env(|k| (k == var).then(|| value.clone())) {
+                Ok(c) => cfg = c,
+                Err(e) => errors.push(e),
+            }
+        }
+        (cfg, errors)
+    }
+
     /// The environment variables that [`merge_env`](Config::merge_env) reads.
     pub const ENV_VARS: [&'static str; 7] = [
         "STOCH_SEED",
@@ -517,7 +550,8 @@ pub fn current() -> Config {
 
 /// Reads the environment once, the first time stochastic arithmetic or the report is used
 /// without an explicit [`init`](crate::init). A bad value is printed to stderr (once, naming
-/// the variable) and the defaults are kept for every setting.
+/// the variable and what it accepts); that setting keeps its default and the other variables
+/// are applied.
 #[inline(always)]
 pub(crate) fn ensure_init() {
     if !INIT.is_completed() {
@@ -532,15 +566,12 @@ fn init_from_env() {
     // force before their first operation.
     INIT.call_once(|| {
         warn_unknown_env();
-        let cfg = match Config::from_env() {
-            Ok(c) => c,
-            Err(e) => {
-                if !ENV_ERROR_PRINTED.swap(true, Ordering::Relaxed) {
-                    eprintln!("stoch: {e}; using the default configuration");
-                }
-                Config::default()
+        let (cfg, errors) = Config::default().merge_env_each(|k| std::env::var(k).ok());
+        if !ENV_ERROR_PRINTED.swap(true, Ordering::Relaxed) {
+            for e in errors {
+                eprintln!("stoch: {e}; that setting keeps its default, the others are applied");
             }
-        };
+        }
         cfg.apply_inner();
     });
 }
