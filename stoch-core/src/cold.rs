@@ -107,14 +107,13 @@ fn invoke(entry: usize, call: *mut u8) {
     f(call);
 }
 
-/// Defines the AVX-512 trampoline: saves every general-purpose register the C convention lets a
-/// callee change, `zmm0`-`zmm31` and `k0`-`k7`, calls `rsi` with `rdi`, and restores them. The
-/// frame is aligned to 64 bytes: general-purpose registers at 0, mask registers at 128, vector
-/// registers at 192. `$kmov` moves a mask register: `kmovq` with AVX-512BW, `kmovw` (16-bit
-/// masks, the widest there are) without.
-macro_rules! trampoline_avx512 {
-    ($kmov:literal, $($cfg:tt)*) => {
-        /// The AVX-512 trampoline (see `trampoline_avx512`).
+/// Defines the trampoline: saves every general-purpose register the C convention lets a callee
+/// change and the vector (and mask) registers that `$save` lists, calls `rsi` with `rdi`, and
+/// restores them (`$restore`). The frame is aligned to 64 bytes: general-purpose registers at
+/// 0, mask registers at 128, vector registers at 192.
+macro_rules! trampoline {
+    ([$($cfg:tt)*], [$($save:expr),* $(,)?], [$($restore:expr),* $(,)?]) => {
+        /// The trampoline (see `trampoline!`).
         #[cfg(all(target_arch = "x86_64", not(windows), $($cfg)*))]
         #[unsafe(naked)]
         unsafe extern "C" fn trampoline() {
@@ -136,6 +135,37 @@ macro_rules! trampoline_avx512 {
                 "mov [rsp + 48], r9",
                 "mov [rsp + 56], r10",
                 "mov [rsp + 64], r11",
+                $($save,)*
+                "call rsi",
+                $($restore,)*
+                "mov rax, [rsp + 0]",
+                "mov rcx, [rsp + 8]",
+                "mov rdx, [rsp + 16]",
+                "mov rsi, [rsp + 24]",
+                "mov rdi, [rsp + 32]",
+                "mov r8, [rsp + 40]",
+                "mov r9, [rsp + 48]",
+                "mov r10, [rsp + 56]",
+                "mov r11, [rsp + 64]",
+                "mov rsp, rbp",
+                ".cfi_def_cfa_register rsp",
+                "pop rbp",
+                ".cfi_adjust_cfa_offset -8",
+                ".cfi_restore rbp",
+                "ret",
+                ".cfi_endproc"
+            );
+        }
+    };
+}
+
+/// The AVX-512 save and restore lists; `$kmov` moves a mask register: `kmovq` with AVX-512BW,
+/// `kmovw` (16-bit masks, the widest there are) without.
+macro_rules! trampoline_avx512 {
+    ($kmov:literal, $($cfg:tt)*) => {
+        trampoline!(
+            [$($cfg)*],
+            [
                 concat!($kmov, " [rsp + 128], k0"),
                 concat!($kmov, " [rsp + 136], k1"),
                 concat!($kmov, " [rsp + 144], k2"),
@@ -176,7 +206,8 @@ macro_rules! trampoline_avx512 {
                 "vmovaps [rsp + 2048], zmm29",
                 "vmovaps [rsp + 2112], zmm30",
                 "vmovaps [rsp + 2176], zmm31",
-                "call rsi",
+            ],
+            [
                 "vmovaps zmm0, [rsp + 192]",
                 "vmovaps zmm1, [rsp + 256]",
                 "vmovaps zmm2, [rsp + 320]",
@@ -217,24 +248,8 @@ macro_rules! trampoline_avx512 {
                 concat!($kmov, " k5, [rsp + 168]"),
                 concat!($kmov, " k6, [rsp + 176]"),
                 concat!($kmov, " k7, [rsp + 184]"),
-                "mov rax, [rsp + 0]",
-                "mov rcx, [rsp + 8]",
-                "mov rdx, [rsp + 16]",
-                "mov rsi, [rsp + 24]",
-                "mov rdi, [rsp + 32]",
-                "mov r8, [rsp + 40]",
-                "mov r9, [rsp + 48]",
-                "mov r10, [rsp + 56]",
-                "mov r11, [rsp + 64]",
-                "mov rsp, rbp",
-                ".cfi_def_cfa_register rsp",
-                "pop rbp",
-                ".cfi_adjust_cfa_offset -8",
-                ".cfi_restore rbp",
-                "ret",
-                ".cfi_endproc"
-            );
-        }
+            ]
+        );
     };
 }
 
@@ -249,35 +264,10 @@ trampoline_avx512!(
     not(target_feature = "avx512bw")
 );
 
-/// The trampoline: saves every general-purpose register the C convention lets a callee change
-/// and `ymm0`-`ymm15`, calls `rsi` with `rdi`, and restores them. The frame is
-/// aligned to 64 bytes: general-purpose registers at 0, mask registers at 128, vector
-/// registers at 192.
-#[cfg(all(
-    target_arch = "x86_64",
-    not(windows),
-    all(target_feature = "avx", not(target_feature = "avx512f"))
-))]
-#[unsafe(naked)]
-unsafe extern "C" fn trampoline() {
-    core::arch::naked_asm!(
-        ".cfi_startproc",
-        "push rbp",
-        ".cfi_adjust_cfa_offset 8",
-        ".cfi_rel_offset rbp, 0",
-        "mov rbp, rsp",
-        ".cfi_def_cfa_register rbp",
-        "and rsp, -64",
-        "sub rsp, 2240",
-        "mov [rsp + 0], rax",
-        "mov [rsp + 8], rcx",
-        "mov [rsp + 16], rdx",
-        "mov [rsp + 24], rsi",
-        "mov [rsp + 32], rdi",
-        "mov [rsp + 40], r8",
-        "mov [rsp + 48], r9",
-        "mov [rsp + 56], r10",
-        "mov [rsp + 64], r11",
+// AVX without AVX-512: `ymm0`-`ymm15`.
+trampoline!(
+    [target_feature = "avx", not(target_feature = "avx512f")],
+    [
         "vmovaps [rsp + 192], ymm0",
         "vmovaps [rsp + 224], ymm1",
         "vmovaps [rsp + 256], ymm2",
@@ -294,7 +284,8 @@ unsafe extern "C" fn trampoline() {
         "vmovaps [rsp + 608], ymm13",
         "vmovaps [rsp + 640], ymm14",
         "vmovaps [rsp + 672], ymm15",
-        "call rsi",
+    ],
+    [
         "vmovaps ymm0, [rsp + 192]",
         "vmovaps ymm1, [rsp + 224]",
         "vmovaps ymm2, [rsp + 256]",
@@ -311,50 +302,13 @@ unsafe extern "C" fn trampoline() {
         "vmovaps ymm13, [rsp + 608]",
         "vmovaps ymm14, [rsp + 640]",
         "vmovaps ymm15, [rsp + 672]",
-        "mov rax, [rsp + 0]",
-        "mov rcx, [rsp + 8]",
-        "mov rdx, [rsp + 16]",
-        "mov rsi, [rsp + 24]",
-        "mov rdi, [rsp + 32]",
-        "mov r8, [rsp + 40]",
-        "mov r9, [rsp + 48]",
-        "mov r10, [rsp + 56]",
-        "mov r11, [rsp + 64]",
-        "mov rsp, rbp",
-        ".cfi_def_cfa_register rsp",
-        "pop rbp",
-        ".cfi_adjust_cfa_offset -8",
-        ".cfi_restore rbp",
-        "ret",
-        ".cfi_endproc"
-    );
-}
+    ]
+);
 
-/// The trampoline: saves every general-purpose register the C convention lets a callee change
-/// and `xmm0`-`xmm15`, calls `rsi` with `rdi`, and restores them. The frame is
-/// aligned to 64 bytes: general-purpose registers at 0, mask registers at 128, vector
-/// registers at 192.
-#[cfg(all(target_arch = "x86_64", not(windows), not(target_feature = "avx")))]
-#[unsafe(naked)]
-unsafe extern "C" fn trampoline() {
-    core::arch::naked_asm!(
-        ".cfi_startproc",
-        "push rbp",
-        ".cfi_adjust_cfa_offset 8",
-        ".cfi_rel_offset rbp, 0",
-        "mov rbp, rsp",
-        ".cfi_def_cfa_register rbp",
-        "and rsp, -64",
-        "sub rsp, 2240",
-        "mov [rsp + 0], rax",
-        "mov [rsp + 8], rcx",
-        "mov [rsp + 16], rdx",
-        "mov [rsp + 24], rsi",
-        "mov [rsp + 32], rdi",
-        "mov [rsp + 40], r8",
-        "mov [rsp + 48], r9",
-        "mov [rsp + 56], r10",
-        "mov [rsp + 64], r11",
+// SSE only: `xmm0`-`xmm15`.
+trampoline!(
+    [not(target_feature = "avx")],
+    [
         "movaps [rsp + 192], xmm0",
         "movaps [rsp + 208], xmm1",
         "movaps [rsp + 224], xmm2",
@@ -371,7 +325,8 @@ unsafe extern "C" fn trampoline() {
         "movaps [rsp + 400], xmm13",
         "movaps [rsp + 416], xmm14",
         "movaps [rsp + 432], xmm15",
-        "call rsi",
+    ],
+    [
         "movaps xmm0, [rsp + 192]",
         "movaps xmm1, [rsp + 208]",
         "movaps xmm2, [rsp + 224]",
@@ -388,24 +343,8 @@ unsafe extern "C" fn trampoline() {
         "movaps xmm13, [rsp + 400]",
         "movaps xmm14, [rsp + 416]",
         "movaps xmm15, [rsp + 432]",
-        "mov rax, [rsp + 0]",
-        "mov rcx, [rsp + 8]",
-        "mov rdx, [rsp + 16]",
-        "mov rsi, [rsp + 24]",
-        "mov rdi, [rsp + 32]",
-        "mov r8, [rsp + 40]",
-        "mov r9, [rsp + 48]",
-        "mov r10, [rsp + 56]",
-        "mov r11, [rsp + 64]",
-        "mov rsp, rbp",
-        ".cfi_def_cfa_register rsp",
-        "pop rbp",
-        ".cfi_adjust_cfa_offset -8",
-        ".cfi_restore rbp",
-        "ret",
-        ".cfi_endproc"
-    );
-}
+    ]
+);
 
 #[cfg(all(test, target_arch = "x86_64", not(windows)))]
 mod tests {
