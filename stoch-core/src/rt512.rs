@@ -2,22 +2,23 @@
 //! AVX-512 (the default `x86-64` target above all).
 //!
 //! A program built for the default target runs the portable path: software directed rounding
-//! from error-free transformations, with Dekker's products where the target has no FMA, five to
-//! seven times slower than the AVX-512 path (the `overhead` example, checks off: dot 33x
-//! against 4.9x, wave 77x against 12.6x the plain time). When the processor it runs on has AVX-512F, the
-//! five kernels below (`+`, `*`, `/`, fused multiply-add and square root, for `f32` and `f64`)
-//! run the AVX-512 path's instruction sequence instead, written as inline assembly: it needs
-//! no target feature from the compiler, so it is inlined into the user's loop like the rest of
-//! the operation. The sequence is the one of the compile-time path (one instruction with
-//! embedded round-toward-+∞ on sign-masked operands, `RD(x) = −RU(−x)`), with blends instead
-//! of mask registers, so that only registers the compiler allocated are written.
+//! from error-free transformations, with Dekker's products where the target has no FMA, several
+//! times slower (the `overhead` example, checks off: dot 33x the plain time, wave 77x). When the
+//! processor it runs on has AVX-512F, the five kernels below (`+`, `*`, `/`, fused multiply-add
+//! and square root, for `f32` and `f64`) run AVX-512 embedded rounding instead, written as
+//! inline assembly: it needs no target feature from the compiler, so it is inlined into the
+//! user's loop like the rest of the operation (dot 5.2x, wave 16x). Only registers the compiler
+//! allocated are written.
 //!
-//! The kernels end without `vzeroupper`, although in a build without AVX the legacy SSE code
-//! around them then runs with the upper halves of the vector registers dirty (on a Zen 4, dot
-//! product 5.1x with it against 8.8x without, checks off; a stencil 24x against 16x). The
-//! compiler does not know that `vzeroupper` clears the upper halves of every register, so in a
-//! function that enables AVX itself (`#[target_feature]`) it could keep a 256-bit value live
-//! across the kernel and lose half of it.
+//! The kernels round with the compile-time path's sign identities (`RD(x) = −RU(−x)` on
+//! sign-masked operands), but with one scalar instruction per sample (`vaddsd {ru-sae}` and
+//! friends) where that path uses one 512-bit instruction for the three. A 512-bit instruction
+//! leaves the upper halves of the vector registers in use, and the legacy SSE code the compiler
+//! writes around the kernel then runs slower (on a Zen 4, dot product 8.8x instead of 5.1x,
+//! checks off; a stencil with every check on 42-47x instead of 25x). `vzeroupper` would clear
+//! that state, but the compiler does not know that it clears the upper half of every register:
+//! in a function that enables AVX itself (`#[target_feature]`) it could keep a 256-bit value
+//! live across the kernel and lose half of it.
 //!
 //! The choice is made once per process, when the first thread seeds its random generator
 //! ([`detect`]), and costs one load and one well-predicted branch per operation.
@@ -136,10 +137,11 @@ fn a32(v: __m128) -> [f32; 4] {
     unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
 }
 
-/// `op` (`vaddpd`, `vmulpd` or `vdivpd`) with random rounding on f64 lanes: `xor_b` is the
-/// instruction that sign-masks `b` too (sums: both operands; products and quotients: one).
+/// `op` (`vaddsd`, `vmulsd` or `vdivsd`) with random rounding on f64 lanes, one scalar
+/// instruction per sample: `xor_b`/`xor_bhi` sign-mask `b` too (sums: both operands; products
+/// and quotients: one).
 macro_rules! binop64 {
-    ($name:ident, $insn:literal, $xor_b:literal) => {
+    ($name:ident, $insn:literal, $xor_b:literal, $xor_bhi:literal) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
         /// [`available`] says the processor has AVX-512F.
         #[inline(always)]
@@ -150,22 +152,31 @@ macro_rules! binop64 {
             // reads the mask table only and writes its declared operands only.
             unsafe {
                 asm!(
-                    "vinsertf128 {a:y}, {a:y}, {ahi}, 1",
-                    "vinsertf128 {b:y}, {b:y}, {bhi}, 1",
-                    "vorpd {f:y}, {a:y}, {b:y}",
-                    "vmovupd {m:y}, [{tab} + {off}]",
-                    "vxorpd {a:y}, {a:y}, {m:y}",
+                    "vmovupd {m}, [{tab} + {off}]",
+                    "vmovupd {mh}, [{tab} + {off} + 16]",
+                    "vorpd {f}, {ahi}, {bhi}",
+                    "vxorpd {a}, {a}, {m}",
+                    "vxorpd {ahi}, {ahi}, {mh}",
                     $xor_b,
-                    concat!($insn, " {a:z}, {a:z}, {b:z}, {{ru-sae}}"),
-                    "vxorpd {a:y}, {a:y}, {m:y}",
-                    "vblendpd {a:y}, {a:y}, {f:y}, 8",
-                    "vextractf128 {ahi}, {a:y}, 1",
+                    $xor_bhi,
+                    "vpermilpd {t}, {a}, 1",
+                    "vpermilpd {u}, {b}, 1",
+                    concat!($insn, " {a}, {a}, {b}, {{ru-sae}}"),
+                    concat!($insn, " {t}, {t}, {u}, {{ru-sae}}"),
+                    concat!($insn, " {ahi}, {ahi}, {bhi}, {{ru-sae}}"),
+                    "vunpcklpd {a}, {a}, {t}",
+                    "vxorpd {a}, {a}, {m}",
+                    "vxorpd {ahi}, {ahi}, {mh}",
+                    "vblendpd {ahi}, {ahi}, {f}, 2",
                     a = inout(xmm_reg) alo => lo,
                     ahi = inout(xmm_reg) ahi => hi,
                     b = inout(xmm_reg) blo => _,
-                    bhi = in(xmm_reg) bhi,
+                    bhi = inout(xmm_reg) bhi => _,
                     f = out(xmm_reg) _,
                     m = out(xmm_reg) _,
+                    mh = out(xmm_reg) _,
+                    t = out(xmm_reg) _,
+                    u = out(xmm_reg) _,
                     tab = in(reg) MASK_F64.as_ptr(),
                     off = in(reg) off64(dir),
                     options(pure, readonly, nostack, preserves_flags),
@@ -187,17 +198,28 @@ macro_rules! binop32 {
             // SAFETY: as in the f64 kernels.
             unsafe {
                 asm!(
-                    "vorps {f}, {a}, {b}",
                     "vmovups {m}, [{tab} + {off}]",
+                    "vorps {f}, {a}, {b}",
                     "vxorps {a}, {a}, {m}",
                     $xor_b,
-                    concat!($insn, " {a:z}, {a:z}, {b:z}, {{ru-sae}}"),
+                    "vmovshdup {t}, {a}",
+                    "vmovshdup {u}, {b}",
+                    concat!($insn, " {t}, {t}, {u}, {{ru-sae}}"),
+                    "vpermilps {u}, {a}, 2",
+                    "vpermilps {v}, {b}, 2",
+                    concat!($insn, " {u}, {u}, {v}, {{ru-sae}}"),
+                    concat!($insn, " {a}, {a}, {b}, {{ru-sae}}"),
+                    "vinsertps {a}, {a}, {t}, 0x10",
+                    "vinsertps {a}, {a}, {u}, 0x20",
                     "vxorps {a}, {a}, {m}",
                     "vblendps {a}, {a}, {f}, 8",
                     a = inout(xmm_reg) v32(a) => r,
                     b = inout(xmm_reg) v32(b) => _,
                     f = out(xmm_reg) _,
                     m = out(xmm_reg) _,
+                    t = out(xmm_reg) _,
+                    u = out(xmm_reg) _,
+                    v = out(xmm_reg) _,
                     tab = in(reg) MASK_F32.as_ptr(),
                     off = in(reg) off32(dir),
                     options(pure, readonly, nostack, preserves_flags),
@@ -209,12 +231,12 @@ macro_rules! binop32 {
 }
 
 // A sum negates both operands to round down; a product or quotient one.
-binop64!(add_f64, "vaddpd", "vxorpd {b:y}, {b:y}, {m:y}");
-binop64!(mul_f64, "vmulpd", "");
-binop64!(div_f64, "vdivpd", "");
-binop32!(add_f32, "vaddps", "vxorps {b}, {b}, {m}");
-binop32!(mul_f32, "vmulps", "");
-binop32!(div_f32, "vdivps", "");
+binop64!(add_f64, "vaddsd", "vxorpd {b}, {b}, {m}", "vxorpd {bhi}, {bhi}, {mh}");
+binop64!(mul_f64, "vmulsd", "", "");
+binop64!(div_f64, "vdivsd", "", "");
+binop32!(add_f32, "vaddss", "vxorps {b}, {b}, {m}");
+binop32!(mul_f32, "vmulss", "");
+binop32!(div_f32, "vdivss", "");
 
 /// `a·b + c` with random rounding (lane 3: OR of the three flags lanes).
 #[inline(always)]
@@ -224,26 +246,36 @@ pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "vinsertf128 {a:y}, {a:y}, {ahi}, 1",
-            "vinsertf128 {b:y}, {b:y}, {bhi}, 1",
-            "vinsertf128 {c:y}, {c:y}, {chi}, 1",
-            "vorpd {f:y}, {a:y}, {b:y}",
-            "vorpd {f:y}, {f:y}, {c:y}",
-            "vmovupd {m:y}, [{tab} + {off}]",
-            "vxorpd {a:y}, {a:y}, {m:y}",
-            "vxorpd {c:y}, {c:y}, {m:y}",
-            "vfmadd213pd {a:z}, {b:z}, {c:z}, {{ru-sae}}",
-            "vxorpd {a:y}, {a:y}, {m:y}",
-            "vblendpd {a:y}, {a:y}, {f:y}, 8",
-            "vextractf128 {ahi}, {a:y}, 1",
+            "vmovupd {m}, [{tab} + {off}]",
+            "vmovupd {mh}, [{tab} + {off} + 16]",
+            "vorpd {f}, {ahi}, {bhi}",
+            "vorpd {f}, {f}, {chi}",
+            "vxorpd {a}, {a}, {m}",
+            "vxorpd {ahi}, {ahi}, {mh}",
+            "vxorpd {c}, {c}, {m}",
+            "vxorpd {chi}, {chi}, {mh}",
+            "vpermilpd {t}, {a}, 1",
+            "vpermilpd {u}, {b}, 1",
+            "vpermilpd {v}, {c}, 1",
+            "vfmadd213sd {a}, {b}, {c}, {{ru-sae}}",
+            "vfmadd213sd {t}, {u}, {v}, {{ru-sae}}",
+            "vfmadd213sd {ahi}, {bhi}, {chi}, {{ru-sae}}",
+            "vunpcklpd {a}, {a}, {t}",
+            "vxorpd {a}, {a}, {m}",
+            "vxorpd {ahi}, {ahi}, {mh}",
+            "vblendpd {ahi}, {ahi}, {f}, 2",
             a = inout(xmm_reg) alo => lo,
             ahi = inout(xmm_reg) ahi => hi,
-            b = inout(xmm_reg) blo => _,
+            b = in(xmm_reg) blo,
             bhi = in(xmm_reg) bhi,
             c = inout(xmm_reg) clo => _,
-            chi = in(xmm_reg) chi,
+            chi = inout(xmm_reg) chi => _,
             f = out(xmm_reg) _,
             m = out(xmm_reg) _,
+            mh = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            v = out(xmm_reg) _,
             tab = in(reg) MASK_F64.as_ptr(),
             off = in(reg) off64(dir),
             options(pure, readonly, nostack, preserves_flags),
@@ -259,12 +291,22 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
+            "vmovups {m}, [{tab} + {off}]",
             "vorps {f}, {a}, {b}",
             "vorps {f}, {f}, {c}",
-            "vmovups {m}, [{tab} + {off}]",
             "vxorps {a}, {a}, {m}",
             "vxorps {c}, {c}, {m}",
-            "vfmadd213ps {a:z}, {b:z}, {c:z}, {{ru-sae}}",
+            "vmovshdup {t}, {a}",
+            "vmovshdup {u}, {b}",
+            "vmovshdup {v}, {c}",
+            "vfmadd213ss {t}, {u}, {v}, {{ru-sae}}",
+            "vpermilps {u}, {a}, 2",
+            "vpermilps {v}, {b}, 2",
+            "vpermilps {w}, {c}, 2",
+            "vfmadd213ss {u}, {v}, {w}, {{ru-sae}}",
+            "vfmadd213ss {a}, {b}, {c}, {{ru-sae}}",
+            "vinsertps {a}, {a}, {t}, 0x10",
+            "vinsertps {a}, {a}, {u}, 0x20",
             "vxorps {a}, {a}, {m}",
             "vblendps {a}, {a}, {f}, 8",
             a = inout(xmm_reg) v32(a) => r,
@@ -272,6 +314,10 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
             c = inout(xmm_reg) v32(c) => _,
             f = out(xmm_reg) _,
             m = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            v = out(xmm_reg) _,
+            w = out(xmm_reg) _,
             tab = in(reg) MASK_F32.as_ptr(),
             off = in(reg) off32(dir),
             options(pure, readonly, nostack, preserves_flags),
@@ -280,8 +326,8 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
     a32(r)
 }
 
-/// Square root rounded up and down, the lanes picked by the sign of the mask (lane 3: the
-/// operand's flags lane).
+/// Square root rounded up and down per sample, the lanes picked by the sign of the mask (lane
+/// 3: the operand's flags lane).
 #[inline(always)]
 pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
     let (alo, ahi) = split64(a);
@@ -289,18 +335,28 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "vinsertf128 {a:y}, {a:y}, {ahi}, 1",
-            "vmovupd {m:y}, [{tab} + {off}]",
-            "vsqrtpd {u:z}, {a:z}, {{ru-sae}}",
-            "vsqrtpd {d:z}, {a:z}, {{rd-sae}}",
-            "vblendvpd {u:y}, {u:y}, {d:y}, {m:y}",
-            "vblendpd {u:y}, {u:y}, {a:y}, 8",
-            "vextractf128 {ahi}, {u:y}, 1",
-            a = inout(xmm_reg) alo => _,
+            "vmovupd {m}, [{tab} + {off}]",
+            "vmovupd {mh}, [{tab} + {off} + 16]",
+            "vpermilpd {t}, {a}, 1",
+            "vsqrtsd {u}, {a}, {a}, {{ru-sae}}",
+            "vsqrtsd {d}, {a}, {a}, {{rd-sae}}",
+            "vsqrtsd {t2}, {t}, {t}, {{rd-sae}}",
+            "vsqrtsd {t}, {t}, {t}, {{ru-sae}}",
+            "vunpcklpd {u}, {u}, {t}",
+            "vunpcklpd {d}, {d}, {t2}",
+            "vblendvpd {u}, {u}, {d}, {m}",
+            "vsqrtsd {d}, {ahi}, {ahi}, {{rd-sae}}",
+            "vsqrtsd {t}, {ahi}, {ahi}, {{ru-sae}}",
+            "vblendvpd {t}, {t}, {d}, {mh}",
+            "vblendpd {ahi}, {t}, {ahi}, 2",
+            a = in(xmm_reg) alo,
             ahi = inout(xmm_reg) ahi => hi,
             u = out(xmm_reg) lo,
             d = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            t2 = out(xmm_reg) _,
             m = out(xmm_reg) _,
+            mh = out(xmm_reg) _,
             tab = in(reg) MASK_F64.as_ptr(),
             off = in(reg) off64(dir),
             options(pure, readonly, nostack, preserves_flags),
@@ -317,13 +373,26 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
     unsafe {
         asm!(
             "vmovups {m}, [{tab} + {off}]",
-            "vsqrtps {u:z}, {a:z}, {{ru-sae}}",
-            "vsqrtps {d:z}, {a:z}, {{rd-sae}}",
+            "vmovshdup {t}, {a}",
+            "vpermilps {w}, {a}, 2",
+            "vsqrtss {u}, {a}, {a}, {{ru-sae}}",
+            "vsqrtss {d}, {a}, {a}, {{rd-sae}}",
+            "vsqrtss {x}, {t}, {t}, {{ru-sae}}",
+            "vinsertps {u}, {u}, {x}, 0x10",
+            "vsqrtss {x}, {t}, {t}, {{rd-sae}}",
+            "vinsertps {d}, {d}, {x}, 0x10",
+            "vsqrtss {x}, {w}, {w}, {{ru-sae}}",
+            "vinsertps {u}, {u}, {x}, 0x20",
+            "vsqrtss {x}, {w}, {w}, {{rd-sae}}",
+            "vinsertps {d}, {d}, {x}, 0x20",
             "vblendvps {u}, {u}, {d}, {m}",
             "vblendps {u}, {u}, {a}, 8",
             a = in(xmm_reg) v32(a),
             u = out(xmm_reg) r,
             d = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            w = out(xmm_reg) _,
+            x = out(xmm_reg) _,
             m = out(xmm_reg) _,
             tab = in(reg) MASK_F32.as_ptr(),
             off = in(reg) off32(dir),
