@@ -231,7 +231,12 @@ macro_rules! binop32 {
 }
 
 // A sum negates both operands to round down; a product or quotient one.
-binop64!(add_f64, "vaddsd", "vxorpd {b}, {b}, {m}", "vxorpd {bhi}, {bhi}, {mh}");
+binop64!(
+    add_f64,
+    "vaddsd",
+    "vxorpd {b}, {b}, {m}",
+    "vxorpd {bhi}, {bhi}, {mh}"
+);
 binop64!(mul_f64, "vmulsd", "", "");
 binop64!(div_f64, "vdivsd", "", "");
 binop32!(add_f32, "vaddss", "vxorps {b}, {b}, {m}");
