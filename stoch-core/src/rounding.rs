@@ -33,8 +33,9 @@
 //! always-correct fallback, and both are tested against the same oracle.
 //!
 //! When the target does not have AVX-512 but the processor does (a build for the default
-//! `x86-64` target run on a recent x86-64), the same AVX-512 sequences run from inline assembly
-//! (module `rt512`), chosen once per process.
+//! `x86-64` target run on a recent x86-64), AVX-512 embedded rounding runs from inline assembly
+//! instead, one scalar instruction per sample with the same sign identities (module `rt512`),
+//! chosen once per process.
 
 #[cfg(target_arch = "x86_64")]
 use crate::rt512;

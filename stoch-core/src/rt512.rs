@@ -102,35 +102,42 @@ pub(crate) static MASK_F32: [[f32; 4]; 4] = [
     [-0.0, -0.0, 0.0, 0.0],
 ];
 
-/// Byte offset of the mask of `dir` in either table.
+/// Byte offset of the mask of `dir` in `MASK_F64`.
 #[inline(always)]
 fn off64(dir: u32) -> usize {
     (dir & 3) as usize * 32
 }
 
+/// Byte offset of the mask of `dir` in `MASK_F32`.
 #[inline(always)]
 fn off32(dir: u32) -> usize {
     (dir & 3) as usize * 16
 }
 
+/// Lanes x, y and z, flags of an `f64` value as two registers.
 #[inline(always)]
 fn split64(a: [f64; 4]) -> (__m128d, __m128d) {
-    // SAFETY: [f64; 4] and two __m128d are 32 bytes of plain data.
-    unsafe { core::mem::transmute::<[f64; 4], (__m128d, __m128d)>(a) }
+    // SAFETY: [f64; 4] and [__m128d; 2] are 32 bytes of plain data, in order (an array's
+    // layout is defined; a tuple's is not, hence the array).
+    let [lo, hi] = unsafe { core::mem::transmute::<[f64; 4], [__m128d; 2]>(a) };
+    (lo, hi)
 }
 
+/// The inverse of [`split64`].
 #[inline(always)]
 fn join64(lo: __m128d, hi: __m128d) -> [f64; 4] {
     // SAFETY: as in `split64`.
-    unsafe { core::mem::transmute::<(__m128d, __m128d), [f64; 4]>((lo, hi)) }
+    unsafe { core::mem::transmute::<[__m128d; 2], [f64; 4]>([lo, hi]) }
 }
 
+/// The lanes of an `f32` value as one register.
 #[inline(always)]
 fn v32(a: [f32; 4]) -> __m128 {
     // SAFETY: 16 bytes of plain data.
     unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
 }
 
+/// The inverse of [`v32`].
 #[inline(always)]
 fn a32(v: __m128) -> [f32; 4] {
     // SAFETY: 16 bytes of plain data.
