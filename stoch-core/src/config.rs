@@ -639,13 +639,27 @@ pub(crate) fn warn_unknown_env() {
     }
 }
 
+/// The detection mask in force (the kinds' bits and the collapse bit), read once per operation
+/// by the checks of operations that draw random bits first (which runs [`ensure_init`]).
+#[inline(always)]
+pub(crate) fn mask() -> u8 {
+    DETECT.load(Ordering::Relaxed)
+}
+
+/// [`mask`] for an operation that may be a program's first without drawing random bits
+/// (`fract`, `%`, ...): reads the environment first if nothing has yet.
+#[inline(always)]
+pub(crate) fn mask_init() -> u8 {
+    ensure_init();
+    mask()
+}
+
 /// Whether detection of `kind` (bit) is on. Reads the environment first if nothing has yet
 /// (operations that draw no random bits, such as `abs` or a cast, can be a program's first):
 /// after that, one acquire load of the initialisation state and one relaxed load of the mask.
 #[inline(always)]
 pub(crate) fn on(bit: u8) -> bool {
-    ensure_init();
-    DETECT.load(Ordering::Relaxed) & bit != 0
+    mask_init() & bit != 0
 }
 
 #[cfg(test)]

@@ -17,7 +17,6 @@
 
 use core::cmp::Ordering;
 use std::panic::Location;
-use std::sync::atomic::Ordering as AtomicOrdering;
 
 use crate::config;
 use crate::digits::is_noise;
@@ -77,7 +76,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[track_caller]
     fn check_math(self, arg: &Self) -> Self {
-        let mask = detect();
+        let mask = config::mask_init();
         check_collapse(self, [*arg], mask, Location::caller());
         self.flag_math(arg, mask)
     }
@@ -172,7 +171,7 @@ impl<T: StochFloat> Stochastic<T> {
         }
         let mut r = if n < 0 { Self::ONE.raw_div(acc) } else { acc };
         r = r.with_fl(r.fl() | self.fl());
-        let mask = detect();
+        let mask = config::mask_init();
         check_collapse(r, [self], mask, Location::caller());
         if mask & POW != 0 && is_noise(&self.s()) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s()]);
@@ -203,7 +202,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn powf(self, n: Self) -> Self {
         let r = self.lib2(n, |a, b| a.powf(b));
-        let mask = detect();
+        let mask = config::mask_init();
         check_collapse(r, [self, n], mask, Location::caller());
         if mask & POW != 0 && (is_noise(&self.s()) || is_noise(&n.s())) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s(), &n.s()]);
@@ -229,7 +228,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn log(self, base: Self) -> Self {
         let r = self.lib2(base, |a, b| a.log(b));
-        let mask = detect();
+        let mask = config::mask_init();
         check_collapse(r, [self, base], mask, Location::caller());
         r.flag_math(&self, mask).flag_math(&base, mask)
     }
@@ -255,7 +254,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn hypot(self, other: Self) -> Self {
         let r = self.lib2(other, |a, b| a.hypot(b));
-        let mask = detect();
+        let mask = config::mask_init();
         check_collapse(r, [self, other], mask, Location::caller());
         if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
@@ -287,7 +286,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn atan2(self, other: Self) -> Self {
         let r = self.lib2(other, |a, b| a.atan2(b));
-        let mask = detect();
+        let mask = config::mask_init();
         check_collapse(r, [self, other], mask, Location::caller());
         if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
@@ -361,7 +360,7 @@ impl<T: StochFloat> Stochastic<T> {
     pub fn fract(self) -> Self {
         let t = self.s().map(|x| x.trunc());
         let r = Self::from_parts_raw(self.s().map(|x| x - x.trunc()), self.fl());
-        let mask = detect();
+        let mask = config::mask_init();
         check_collapse(r, [self], mask, Location::caller());
         if mask & INTRINSIC != 0 && (t[0] != t[1] || t[1] != t[2]) {
             return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
@@ -750,7 +749,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn to_degrees(self) -> Self {
         let r = self.raw_mul(Self::new(T::from_f64(180.0 / core::f64::consts::PI)));
-        check_collapse(r, [self], detect(), Location::caller());
+        check_collapse(r, [self], config::mask_init(), Location::caller());
         r
     }
 
@@ -767,7 +766,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn to_radians(self) -> Self {
         let r = self.raw_mul(Self::new(T::from_f64(core::f64::consts::PI / 180.0)));
-        check_collapse(r, [self], detect(), Location::caller());
+        check_collapse(r, [self], config::mask_init(), Location::caller());
         r
     }
 
@@ -858,7 +857,7 @@ impl<T: StochFloat> Stochastic<T> {
             }
         });
         let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
-        check_collapse(r, [self, rhs], detect(), Location::caller());
+        check_collapse(r, [self, rhs], config::mask_init(), Location::caller());
         self.euclid_check(rhs, r)
     }
 
@@ -918,10 +917,4 @@ fn div_euclid1<T: StochFloat>(a: T, b: T) -> T {
     } else {
         q
     }
-}
-
-/// The detection mask in force (kinds' bits and the collapse bit).
-#[inline(always)]
-fn detect() -> u8 {
-    config::DETECT.load(AtomicOrdering::Relaxed)
 }

@@ -92,7 +92,7 @@ impl<T: StochFloat> Stochastic<T> {
             v: T::fma4(self.v, a.v, b.v, rng::dir2()),
         };
         let loc = Location::caller();
-        let mask = config::DETECT.load(Ordering::Relaxed);
+        let mask = config::mask();
         // The product's Multiplication check, and the collapse of the fused operation as a
         // whole: a noise result from three operands none of which is noise (so `add_slow`
         // below looks for cancellation only).
@@ -158,7 +158,7 @@ fn check_add<T: StochFloat>(
     b_negated: bool,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    let mask = config::DETECT.load(Ordering::Relaxed);
+    let mask = config::mask();
     if mask & (CANCEL | COLLAPSE_BIT) == 0 {
         return r;
     }
@@ -425,7 +425,7 @@ fn check_plain<T: StochFloat>(
     r: Stochastic<T>,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    check_collapse(r, [a], config::DETECT.load(Ordering::Relaxed), loc);
+    check_collapse(r, [a], config::mask(), loc);
     r
 }
 
@@ -480,7 +480,7 @@ fn check_div<T: StochFloat>(
     r: Stochastic<T>,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    let mask = config::DETECT.load(Ordering::Relaxed);
+    let mask = config::mask();
     if (mask & (DIV | COLLAPSE_BIT) != 0) & maybe_noise2(&b, &r) {
         let bits = cold::run((a.s(), b.s(), r.s(), mask, loc), |c| {
             div_slow(&c.0, &c.1, &c.2, c.3, c.4)
@@ -555,7 +555,7 @@ impl<T: StochFloat> Mul for Stochastic<T> {
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
         let r = self.raw_mul(rhs);
-        let mask = config::DETECT.load(Ordering::Relaxed);
+        let mask = config::mask();
         check_mul(self, rhs, None, r, mask, Location::caller())
     }
 }
@@ -590,10 +590,10 @@ impl<T: StochFloat> Rem for Stochastic<T> {
     fn rem(self, rhs: Self) -> Self {
         let s = core::array::from_fn(|i| self.a()[i] % rhs.a()[i]);
         let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
-        let mask = config::DETECT.load(Ordering::Relaxed);
+        let mask = config::mask_init();
         check_collapse(r, [self, rhs], mask, Location::caller());
         let q: [T; 3] = core::array::from_fn(|i| (self.a()[i] / rhs.a()[i]).trunc());
-        if config::on(Instability::Intrinsic.bit()) && (q[0] != q[1] || q[1] != q[2]) {
+        if mask & Instability::Intrinsic.bit() != 0 && (q[0] != q[1] || q[1] != q[2]) {
             return r.flag(
                 Instability::Intrinsic,
                 Location::caller(),
@@ -836,7 +836,7 @@ impl<T: StochFloat> Product for Stochastic<T> {
         let loc = Location::caller();
         iter.fold(Self::ONE, |acc, x| {
             let r = acc.raw_mul(x);
-            let mask = config::DETECT.load(Ordering::Relaxed);
+            let mask = config::mask();
             check_mul(acc, x, None, r, mask, loc)
         })
     }
@@ -849,7 +849,7 @@ impl<'a, T: StochFloat> Product<&'a Stochastic<T>> for Stochastic<T> {
         let loc = Location::caller();
         iter.fold(Self::ONE, |acc, x| {
             let r = acc.raw_mul(*x);
-            let mask = config::DETECT.load(Ordering::Relaxed);
+            let mask = config::mask();
             check_mul(acc, *x, None, r, mask, loc)
         })
     }
