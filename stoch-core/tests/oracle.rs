@@ -61,8 +61,10 @@
 //!
 //! `STOCH_TEST_SEED` (decimal or `0x` hex) overrides the seed, printed in every failure;
 //! `STOCH_ORACLE_N` the number of operand tuples per operation and type for the kernel tests
-//! (default 1 000 000, each checked on the dispatched, the portable and, where the target has
-//! AVX2 and FMA, the AVX2 path; the operator tests run N too, the oracle cross-check N/100); `STOCH_ORACLE_SHOW` how many failures each test prints (default 12).
+//! (default 1 000 000, each checked on the dispatched and the portable path, on the AVX2 path
+//! where the target has AVX2 and FMA, and on the run-time AVX-512 path where the processor has
+//! AVX-512F; the operator tests run N too, the oracle cross-check N/100); `STOCH_ORACLE_SHOW`
+//! how many failures each test prints (default 12).
 
 use std::fmt::Write as _;
 
@@ -989,12 +991,10 @@ fn dispatch<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> 
 /// The AVX2 + FMA path (`+`, `−`, `*`) where the target has AVX2 and FMA, also when AVX-512
 /// is the dispatched path; `None` for the other operations and on other targets.
 fn avx2<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], dir: u32) -> Option<[u64; 3]> {
-    let (code, b) = match op {
-        Op::Add => (0, b),
-        Op::Sub => (0, b.map(|v| v ^ F::SIGN)),
-        Op::Mul => (1, b),
-        _ => return None,
-    };
+    let (code, b) = code::<F>(op, b);
+    if code > 1 {
+        return None;
+    }
     let r = avx2_3::<F>(code, arr::<F>(a), arr::<F>(b), dir);
     assert_eq!(
         r.is_some(),
@@ -1011,26 +1011,25 @@ fn avx2<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], dir: u32) -> Option<[u64; 3]> 
 /// The run-time AVX-512 path (inline assembly; the one a build without AVX-512 dispatches to
 /// on a processor with it), whatever the target; `None` where the processor has no AVX-512F.
 fn rt512<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> Option<[u64; 3]> {
-    let (code, b) = match op {
-        Op::Add => (0, b),
-        Op::Sub => (0, b.map(|v| v ^ F::SIGN)),
-        Op::Mul => (1, b),
-        Op::Div => (2, b),
-        Op::Fma => (3, b),
-        Op::Sqrt => (4, b),
-    };
+    let (code, b) = code::<F>(op, b);
     rt512_3::<F>(code, arr::<F>(a), arr::<F>(b), arr::<F>(c), dir).map(|r| r.map(Fmt::bits))
 }
 
-fn portable<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> [u64; 3] {
-    let (code, b) = match op {
+/// The kernels' operation code (0 add, 1 mul, 2 div, 3 fma, 4 sqrt) of `op`, and its second
+/// operand: `a − b` is `a + (−b)`, as the `-` operator computes it.
+fn code<F: Fmt>(op: Op, b: [u64; 3]) -> (u8, [u64; 3]) {
+    match op {
         Op::Add => (0, b),
         Op::Sub => (0, b.map(|v| v ^ F::SIGN)),
         Op::Mul => (1, b),
         Op::Div => (2, b),
         Op::Fma => (3, b),
         Op::Sqrt => (4, b),
-    };
+    }
+}
+
+fn portable<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> [u64; 3] {
+    let (code, b) = code::<F>(op, b);
     portable3::<F>(code, arr::<F>(a), arr::<F>(b), arr::<F>(c), dir).map(Fmt::bits)
 }
 
