@@ -1,0 +1,139 @@
+//! Stochastic arithmetic inside functions compiled for more than the build's target.
+//!
+//! Numerical codes often compile their hot loops with `#[target_feature(enable = "avx2")]` or
+//! `"avx512f"` and dispatch at run time. Such a loop keeps values in registers that a
+//! baseline build of stoch-core knows nothing of (`ymm` upper halves, `zmm16`-`zmm31`, mask
+//! registers), and the slow paths behind the checks run library code that may change them.
+//! The same seed must give the same samples whatever the loop was compiled for, with the checks
+//! on and off: a check never changes a result. Each variant runs where the processor has its
+//! features, and says so where it does not.
+
+#![cfg(target_arch = "x86_64")]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use stoch_core::{report, reset, seed, Config, ReportMode, Sf64};
+
+/// A dot product of `x` with itself shifted by one, and a second one of differences of nearly
+/// equal neighbours (a cancellation, and so a slow path, at every step): the running sums stay
+/// in registers across the slow paths.
+#[inline(always)]
+fn kernel(x: &[Sf64]) -> [Sf64; 2] {
+    let mut acc = Sf64::ZERO;
+    let mut diff = Sf64::ZERO;
+    for w in x.windows(2) {
+        acc += w[0] * w[1];
+        diff += w[1] - w[0];
+    }
+    [acc, diff]
+}
+
+#[inline(never)]
+fn baseline(x: &[Sf64]) -> [Sf64; 2] {
+    kernel(x)
+}
+
+/// # Safety
+/// The processor must have AVX2 and FMA.
+#[target_feature(enable = "avx,avx2,fma")]
+#[inline(never)]
+unsafe fn with_avx2(x: &[Sf64]) -> [Sf64; 2] {
+    kernel(x)
+}
+
+/// # Safety
+/// The processor must have AVX-512F, BW, DQ and VL, AVX2 and FMA.
+#[target_feature(enable = "avx,avx2,fma,avx512f,avx512bw,avx512dq,avx512vl")]
+#[inline(never)]
+unsafe fn with_avx512(x: &[Sf64]) -> [Sf64; 2] {
+    kernel(x)
+}
+
+fn samples(r: [Sf64; 2]) -> Vec<[u64; 3]> {
+    r.iter().map(|v| v.samples().map(f64::to_bits)).collect()
+}
+
+static DETECT: AtomicBool = AtomicBool::new(true);
+
+/// Runs `f` from one seed with every check on or off; also returns the instabilities found.
+fn run(f: &dyn Fn() -> [Sf64; 2]) -> (Vec<[u64; 3]>, u64) {
+    Config::default()
+        .detect_all(DETECT.load(Ordering::Relaxed))
+        .report(ReportMode::Off)
+        .apply();
+    reset();
+    seed(77);
+    let r = samples(f());
+    (r, report().total())
+}
+
+#[test]
+fn a_target_feature_loop_gives_the_baseline_samples_with_checks_on_and_off() {
+    // Values with rounding errors in their last digits, so that their differences lose most
+    // digits.
+    let third = Sf64::ONE / Sf64::new(3.0);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let x: Vec<Sf64> = (0..40_000)
+        .map(|i| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let u = (state >> 11) as f64 / (1u64 << 53) as f64;
+            let near = 1.0 + (i % 97) as f64 * 1e-13;
+            let v = if i % 2 == 0 { near } else { 2.0 * u - 1.0 };
+            Sf64::new(v) * third * Sf64::new(3.0)
+        })
+        .collect();
+    DETECT.store(false, Ordering::Relaxed);
+    let (want, none) = run(&|| baseline(&x));
+    assert_eq!(none, 0, "checks off found instabilities");
+    DETECT.store(true, Ordering::Relaxed);
+    let (on, found) = run(&|| baseline(&x));
+    assert_eq!(on, want, "baseline: checks on changed the samples");
+    assert!(
+        found >= 10_000,
+        "the loop must reach the slow paths often: {found} instabilities"
+    );
+
+    let mut ran = 0;
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        for detect in [false, true] {
+            DETECT.store(detect, Ordering::Relaxed);
+            // SAFETY: the features were detected above.
+            let (got, n) = run(&|| unsafe { with_avx2(&x) });
+            assert_eq!(got, want, "AVX2 loop, checks {detect}: samples differ");
+            assert_eq!(
+                n,
+                if detect { found } else { 0 },
+                "AVX2 loop, checks {detect}"
+            );
+        }
+        ran += 1;
+    } else {
+        println!("skipped the AVX2 variant: this processor lacks AVX2 or FMA");
+    }
+    let avx512 = ["avx512f", "avx512bw", "avx512dq", "avx512vl"];
+    if std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("fma")
+    {
+        for detect in [false, true] {
+            DETECT.store(detect, Ordering::Relaxed);
+            // SAFETY: the features were detected above.
+            let (got, n) = run(&|| unsafe { with_avx512(&x) });
+            assert_eq!(got, want, "AVX-512 loop, checks {detect}: samples differ");
+            assert_eq!(
+                n,
+                if detect { found } else { 0 },
+                "AVX-512 loop, checks {detect}"
+            );
+        }
+        ran += 1;
+    } else {
+        println!("skipped the AVX-512 variant: this processor lacks one of {avx512:?}");
+    }
+    println!("{ran} target-feature variants checked against the baseline");
+}
