@@ -95,42 +95,43 @@ fn a_target_feature_loop_gives_the_baseline_samples_with_checks_on_and_off() {
         "the loop must reach the slow paths often: {found} instabilities"
     );
 
-    let mut ran = 0;
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+    // Each loop, checks off and on, against the baseline's samples and count.
+    let check = |name: &str, f: &dyn Fn() -> [Sf64; 2]| {
         for detect in [false, true] {
             DETECT.store(detect, Ordering::Relaxed);
-            // SAFETY: the features were detected above.
-            let (got, n) = run(&|| unsafe { with_avx2(&x) });
-            assert_eq!(got, want, "AVX2 loop, checks {detect}: samples differ");
+            let (got, n) = run(f);
+            assert_eq!(got, want, "{name} loop, checks {detect}: samples differ");
             assert_eq!(
                 n,
                 if detect { found } else { 0 },
-                "AVX2 loop, checks {detect}"
+                "{name} loop, checks {detect}"
             );
         }
+    };
+    let has = |features: &[&str]| {
+        features.iter().all(|f| match *f {
+            "avx2" => std::is_x86_feature_detected!("avx2"),
+            "fma" => std::is_x86_feature_detected!("fma"),
+            "avx512f" => std::is_x86_feature_detected!("avx512f"),
+            "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
+            "avx512dq" => std::is_x86_feature_detected!("avx512dq"),
+            "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
+            _ => unreachable!("{f}"),
+        })
+    };
+    let mut ran = 0;
+    let avx2 = ["avx2", "fma"];
+    if has(&avx2) {
+        // SAFETY: the features were detected just above.
+        check("AVX2", &|| unsafe { with_avx2(&x) });
         ran += 1;
     } else {
-        println!("skipped the AVX2 variant: this processor lacks AVX2 or FMA");
+        println!("skipped the AVX2 variant: this processor lacks one of {avx2:?}");
     }
-    let avx512 = ["avx512f", "avx512bw", "avx512dq", "avx512vl"];
-    if std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512dq")
-        && std::is_x86_feature_detected!("avx512vl")
-        && std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("fma")
-    {
-        for detect in [false, true] {
-            DETECT.store(detect, Ordering::Relaxed);
-            // SAFETY: the features were detected above.
-            let (got, n) = run(&|| unsafe { with_avx512(&x) });
-            assert_eq!(got, want, "AVX-512 loop, checks {detect}: samples differ");
-            assert_eq!(
-                n,
-                if detect { found } else { 0 },
-                "AVX-512 loop, checks {detect}"
-            );
-        }
+    let avx512 = ["avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl"];
+    if has(&avx512) {
+        // SAFETY: the features were detected just above.
+        check("AVX-512", &|| unsafe { with_avx512(&x) });
         ran += 1;
     } else {
         println!("skipped the AVX-512 variant: this processor lacks one of {avx512:?}");
