@@ -10,8 +10,6 @@
 
 #![cfg(target_arch = "x86_64")]
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use stoch_core::{report, reset, seed, Config, ReportMode, Sf64};
 
 /// A dot product of `x` with itself shifted by one, and a second one of differences of nearly
@@ -53,12 +51,10 @@ fn samples(r: [Sf64; 2]) -> Vec<[u64; 3]> {
     r.iter().map(|v| v.samples().map(f64::to_bits)).collect()
 }
 
-static DETECT: AtomicBool = AtomicBool::new(true);
-
 /// Runs `f` from one seed with every check on or off; also returns the instabilities found.
-fn run(f: &dyn Fn() -> [Sf64; 2]) -> (Vec<[u64; 3]>, u64) {
+fn run(detect: bool, f: &dyn Fn() -> [Sf64; 2]) -> (Vec<[u64; 3]>, u64) {
     Config::default()
-        .detect_all(DETECT.load(Ordering::Relaxed))
+        .detect_all(detect)
         .report(ReportMode::Off)
         .apply();
     reset();
@@ -84,11 +80,9 @@ fn a_target_feature_loop_gives_the_baseline_samples_with_checks_on_and_off() {
             Sf64::new(v) * third * Sf64::new(3.0)
         })
         .collect();
-    DETECT.store(false, Ordering::Relaxed);
-    let (want, none) = run(&|| baseline(&x));
+    let (want, none) = run(false, &|| baseline(&x));
     assert_eq!(none, 0, "checks off found instabilities");
-    DETECT.store(true, Ordering::Relaxed);
-    let (on, found) = run(&|| baseline(&x));
+    let (on, found) = run(true, &|| baseline(&x));
     assert_eq!(on, want, "baseline: checks on changed the samples");
     assert!(
         found >= 10_000,
@@ -98,8 +92,7 @@ fn a_target_feature_loop_gives_the_baseline_samples_with_checks_on_and_off() {
     // Each loop, checks off and on, against the baseline's samples and count.
     let check = |name: &str, f: &dyn Fn() -> [Sf64; 2]| {
         for detect in [false, true] {
-            DETECT.store(detect, Ordering::Relaxed);
-            let (got, n) = run(f);
+            let (got, n) = run(detect, f);
             assert_eq!(got, want, "{name} loop, checks {detect}: samples differ");
             assert_eq!(
                 n,
@@ -108,33 +101,26 @@ fn a_target_feature_loop_gives_the_baseline_samples_with_checks_on_and_off() {
             );
         }
     };
-    let has = |features: &[&str]| {
-        features.iter().all(|f| match *f {
-            "avx2" => std::is_x86_feature_detected!("avx2"),
-            "fma" => std::is_x86_feature_detected!("fma"),
-            "avx512f" => std::is_x86_feature_detected!("avx512f"),
-            "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
-            "avx512dq" => std::is_x86_feature_detected!("avx512dq"),
-            "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
-            _ => unreachable!("{f}"),
-        })
-    };
+    let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+    let avx512 = avx2
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512vl");
     let mut ran = 0;
-    let avx2 = ["avx2", "fma"];
-    if has(&avx2) {
+    if avx2 {
         // SAFETY: the features were detected just above.
         check("AVX2", &|| unsafe { with_avx2(&x) });
         ran += 1;
     } else {
-        println!("skipped the AVX2 variant: this processor lacks one of {avx2:?}");
+        println!("skipped the AVX2 variant: this processor lacks AVX2 or FMA");
     }
-    let avx512 = ["avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl"];
-    if has(&avx512) {
+    if avx512 {
         // SAFETY: the features were detected just above.
         check("AVX-512", &|| unsafe { with_avx512(&x) });
         ran += 1;
     } else {
-        println!("skipped the AVX-512 variant: this processor lacks one of {avx512:?}");
+        println!("skipped the AVX-512 variant: this processor lacks AVX-512 F, BW, DQ or VL");
     }
     println!("{ran} target-feature variants checked against the baseline");
 }
