@@ -132,6 +132,17 @@ const XSAVE: u8 = 2;
 /// `xsavec`/`xrstor`: the same, compacted, skipping components in their initial state.
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 const XSAVEC: u8 = 3;
+/// Plain moves of what is in use (`xgetbv` with `ecx = 1`), AVX: `xmm0`-`xmm15`, or `ymm0`-`ymm15`
+/// where their upper halves are in use.
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+const INUSE: u8 = 4;
+/// The same with AVX-512: `zmm0`-`zmm15` where their upper halves are in use, `zmm16`-`zmm31`
+/// and `k0`-`k7` (16-bit moves) where in use, zeroed after the call where not.
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+const INUSE512: u8 = 5;
+/// The same with AVX-512BW (64-bit mask registers).
+#[cfg(all(target_arch = "x86_64", not(windows)))]
+const INUSE512BW: u8 = 6;
 
 /// The `xsave` state components saved: SSE (`xmm`, `mxcsr`), AVX (upper halves of `ymm`),
 /// AVX-512 opmask, upper halves of `zmm0`-`zmm15`, `zmm16`-`zmm31`. An `xsave` saves those of
@@ -145,18 +156,25 @@ const COMPONENTS: u32 = 0b1110_0110;
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 const AREA: usize = 2752;
 
-/// Why `xrstor` and not plain loads: `xsave` records which components were in their initial
-/// state, and `xrstor` puts them back in it. With plain 256- or 512-bit loads, the upper halves
-/// of the vector registers would stay marked in use after the call, and every legacy-SSE
-/// instruction of a baseline build would then pay for merging them (measured: the `overhead`
-/// example's f32 sum with checks on went from 4.6x to 11x plain).
-///
 /// The trampoline. Called with `rdi` the `Call`, `rsi` the function to call with it and `dl`
 /// the [`VECTOR_STATE`] (`0` makes it detect the state and store it there). It saves every
 /// general-purpose register the C convention lets a callee change and the vector state, calls
 /// `rsi` with `rdi`, and restores them. The frame is aligned to 64 bytes: general-purpose
-/// registers at 0, `rbx` (while `cpuid` runs) at 72, the state at 80, the `xsave` area (or
-/// `xmm0`-`xmm15`) at 128.
+/// registers at 0, `rbx` (while `cpuid` runs) at 72, the state at 80, the in-use bits at 84,
+/// the save area at 128 (`xsave` area, or `zmm0`-`zmm31` at 64-byte steps and `k0`-`k7` at
+/// 2176).
+///
+/// The upper halves of the vector registers must come back out of use when they were: with
+/// them in use, every legacy-SSE instruction of a baseline build pays for merging them
+/// (measured: the `overhead` example's f32 sum with checks on went from 4.6x to 11x plain when
+/// the first version restored them with plain 512-bit loads). Where the processor says which
+/// state components are in use (`xgetbv` with `ecx = 1`, [`INUSE`] and up), the trampoline
+/// reads that first, saves only those registers with plain moves, and after the call zeroes
+/// what was unused (an unused component is all zeros), with `vzeroupper` for the upper halves,
+/// which also puts them out of use. That costs about 50 ns per slow call on the project's
+/// Zen 4 (`xgetbv` about 20 of them) where `xsavec`/`xrstor` ([`XSAVEC`], kept for processors
+/// without that `xgetbv`) cost about 125: `xrstor` returns unused components to their initial
+/// state too, but it is slow.
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 #[unsafe(naked)]
 unsafe extern "C" fn trampoline() {
@@ -189,7 +207,8 @@ unsafe extern "C" fn trampoline() {
         "jnc 3f",
         "xor ecx, ecx",
         "xgetbv",
-        "and eax, 6", // SSE and AVX state enabled
+        "mov r9d, eax", // XCR0: the state components the OS enables
+        "and eax, 6",   // SSE and AVX state enabled
         "cmp eax, 6",
         "jne 3f",
         "mov r8d, {xsave}",
@@ -201,8 +220,22 @@ unsafe extern "C" fn trampoline() {
         "mov ecx, 1",
         "cpuid",
         "bt eax, 1", // XSAVEC
-        "jnc 3f",
+        "jnc 8f",
         "mov r8d, {xsavec}",
+        "8:",
+        "bt eax, 2", // XGETBV with ECX = 1 (which components are in use)
+        "jnc 3f",
+        "mov r8d, {inuse}",
+        "and r9d, 0xe0", // AVX-512 state enabled
+        "cmp r9d, 0xe0",
+        "jne 3f",
+        "mov r8d, {inuse512}",
+        "mov eax, 7",
+        "xor ecx, ecx",
+        "cpuid",
+        "bt ebx, 30", // AVX512BW: 64-bit mask registers
+        "jnc 3f",
+        "mov r8d, {inuse512bw}",
         "3:",
         "mov rbx, [rsp + 72]",
         "mov byte ptr [rip + {state}], r8b",
@@ -230,6 +263,114 @@ unsafe extern "C" fn trampoline() {
         "movaps [rsp + 368], xmm15",
         "jmp 6f",
         "4:",
+        "cmp dl, {inuse}",
+        "jb 5f",
+        // What is in use: plain moves of those registers only.
+        "mov ecx, 1",
+        "xgetbv",
+        "mov [rsp + 84], eax",
+        "test al, 0x40", // upper halves of zmm0-zmm15
+        "jnz 21f",
+        "test al, 0x04", // upper halves of ymm0-ymm15
+        "jnz 22f",
+        "vmovaps [rsp + 128], xmm0",
+        "vmovaps [rsp + 192], xmm1",
+        "vmovaps [rsp + 256], xmm2",
+        "vmovaps [rsp + 320], xmm3",
+        "vmovaps [rsp + 384], xmm4",
+        "vmovaps [rsp + 448], xmm5",
+        "vmovaps [rsp + 512], xmm6",
+        "vmovaps [rsp + 576], xmm7",
+        "vmovaps [rsp + 640], xmm8",
+        "vmovaps [rsp + 704], xmm9",
+        "vmovaps [rsp + 768], xmm10",
+        "vmovaps [rsp + 832], xmm11",
+        "vmovaps [rsp + 896], xmm12",
+        "vmovaps [rsp + 960], xmm13",
+        "vmovaps [rsp + 1024], xmm14",
+        "vmovaps [rsp + 1088], xmm15",
+        "jmp 23f",
+        "21:",
+        "vmovaps [rsp + 128], zmm0",
+        "vmovaps [rsp + 192], zmm1",
+        "vmovaps [rsp + 256], zmm2",
+        "vmovaps [rsp + 320], zmm3",
+        "vmovaps [rsp + 384], zmm4",
+        "vmovaps [rsp + 448], zmm5",
+        "vmovaps [rsp + 512], zmm6",
+        "vmovaps [rsp + 576], zmm7",
+        "vmovaps [rsp + 640], zmm8",
+        "vmovaps [rsp + 704], zmm9",
+        "vmovaps [rsp + 768], zmm10",
+        "vmovaps [rsp + 832], zmm11",
+        "vmovaps [rsp + 896], zmm12",
+        "vmovaps [rsp + 960], zmm13",
+        "vmovaps [rsp + 1024], zmm14",
+        "vmovaps [rsp + 1088], zmm15",
+        "jmp 23f",
+        "22:",
+        "vmovaps [rsp + 128], ymm0",
+        "vmovaps [rsp + 192], ymm1",
+        "vmovaps [rsp + 256], ymm2",
+        "vmovaps [rsp + 320], ymm3",
+        "vmovaps [rsp + 384], ymm4",
+        "vmovaps [rsp + 448], ymm5",
+        "vmovaps [rsp + 512], ymm6",
+        "vmovaps [rsp + 576], ymm7",
+        "vmovaps [rsp + 640], ymm8",
+        "vmovaps [rsp + 704], ymm9",
+        "vmovaps [rsp + 768], ymm10",
+        "vmovaps [rsp + 832], ymm11",
+        "vmovaps [rsp + 896], ymm12",
+        "vmovaps [rsp + 960], ymm13",
+        "vmovaps [rsp + 1024], ymm14",
+        "vmovaps [rsp + 1088], ymm15",
+        "23:",
+        "cmp byte ptr [rsp + 80], {inuse512}",
+        "jb 6f",
+        "test al, 0x80", // zmm16-zmm31
+        "jz 24f",
+        "vmovaps [rsp + 1152], zmm16",
+        "vmovaps [rsp + 1216], zmm17",
+        "vmovaps [rsp + 1280], zmm18",
+        "vmovaps [rsp + 1344], zmm19",
+        "vmovaps [rsp + 1408], zmm20",
+        "vmovaps [rsp + 1472], zmm21",
+        "vmovaps [rsp + 1536], zmm22",
+        "vmovaps [rsp + 1600], zmm23",
+        "vmovaps [rsp + 1664], zmm24",
+        "vmovaps [rsp + 1728], zmm25",
+        "vmovaps [rsp + 1792], zmm26",
+        "vmovaps [rsp + 1856], zmm27",
+        "vmovaps [rsp + 1920], zmm28",
+        "vmovaps [rsp + 1984], zmm29",
+        "vmovaps [rsp + 2048], zmm30",
+        "vmovaps [rsp + 2112], zmm31",
+        "24:",
+        "test al, 0x20", // k0-k7
+        "jz 6f",
+        "cmp byte ptr [rsp + 80], {inuse512bw}",
+        "jb 25f",
+        "kmovq [rsp + 2176], k0",
+        "kmovq [rsp + 2184], k1",
+        "kmovq [rsp + 2192], k2",
+        "kmovq [rsp + 2200], k3",
+        "kmovq [rsp + 2208], k4",
+        "kmovq [rsp + 2216], k5",
+        "kmovq [rsp + 2224], k6",
+        "kmovq [rsp + 2232], k7",
+        "jmp 6f",
+        "25:",
+        "kmovw [rsp + 2176], k0",
+        "kmovw [rsp + 2184], k1",
+        "kmovw [rsp + 2192], k2",
+        "kmovw [rsp + 2200], k3",
+        "kmovw [rsp + 2208], k4",
+        "kmovw [rsp + 2216], k5",
+        "kmovw [rsp + 2224], k6",
+        "kmovw [rsp + 2232], k7",
+        "jmp 6f",
+        "5:",
         // The header must be zero where `xsave` does not write it (`xrstor` checks).
         "xor eax, eax",
         "mov [rsp + 640], rax",
@@ -243,10 +384,10 @@ unsafe extern "C" fn trampoline() {
         "mov eax, {components}",
         "xor edx, edx",
         "cmp byte ptr [rsp + 80], {xsavec}",
-        "je 5f",
+        "je 7f",
         "xsave64 [rsp + 128]",
         "jmp 6f",
-        "5:",
+        "7:",
         "xsavec64 [rsp + 128]",
         "6:",
         "mov rdi, [rsp + 32]",
@@ -273,6 +414,144 @@ unsafe extern "C" fn trampoline() {
         "movaps xmm15, [rsp + 368]",
         "jmp 6f",
         "4:",
+        "cmp byte ptr [rsp + 80], {inuse}",
+        "jb 5f",
+        // Registers that were in their initial state (zero) are zeroed: the call may have
+        // used them.
+        "mov eax, [rsp + 84]",
+        "cmp byte ptr [rsp + 80], {inuse512}",
+        "jb 26f",
+        "test al, 0x80",
+        "jz 27f",
+        "vmovaps zmm16, [rsp + 1152]",
+        "vmovaps zmm17, [rsp + 1216]",
+        "vmovaps zmm18, [rsp + 1280]",
+        "vmovaps zmm19, [rsp + 1344]",
+        "vmovaps zmm20, [rsp + 1408]",
+        "vmovaps zmm21, [rsp + 1472]",
+        "vmovaps zmm22, [rsp + 1536]",
+        "vmovaps zmm23, [rsp + 1600]",
+        "vmovaps zmm24, [rsp + 1664]",
+        "vmovaps zmm25, [rsp + 1728]",
+        "vmovaps zmm26, [rsp + 1792]",
+        "vmovaps zmm27, [rsp + 1856]",
+        "vmovaps zmm28, [rsp + 1920]",
+        "vmovaps zmm29, [rsp + 1984]",
+        "vmovaps zmm30, [rsp + 2048]",
+        "vmovaps zmm31, [rsp + 2112]",
+        "jmp 28f",
+        "27:",
+        "vpxord xmm16, xmm16, xmm16",
+        "vpxord xmm17, xmm17, xmm17",
+        "vpxord xmm18, xmm18, xmm18",
+        "vpxord xmm19, xmm19, xmm19",
+        "vpxord xmm20, xmm20, xmm20",
+        "vpxord xmm21, xmm21, xmm21",
+        "vpxord xmm22, xmm22, xmm22",
+        "vpxord xmm23, xmm23, xmm23",
+        "vpxord xmm24, xmm24, xmm24",
+        "vpxord xmm25, xmm25, xmm25",
+        "vpxord xmm26, xmm26, xmm26",
+        "vpxord xmm27, xmm27, xmm27",
+        "vpxord xmm28, xmm28, xmm28",
+        "vpxord xmm29, xmm29, xmm29",
+        "vpxord xmm30, xmm30, xmm30",
+        "vpxord xmm31, xmm31, xmm31",
+        "28:",
+        "test al, 0x20",
+        "jz 29f",
+        "cmp byte ptr [rsp + 80], {inuse512bw}",
+        "jb 30f",
+        "kmovq k0, [rsp + 2176]",
+        "kmovq k1, [rsp + 2184]",
+        "kmovq k2, [rsp + 2192]",
+        "kmovq k3, [rsp + 2200]",
+        "kmovq k4, [rsp + 2208]",
+        "kmovq k5, [rsp + 2216]",
+        "kmovq k6, [rsp + 2224]",
+        "kmovq k7, [rsp + 2232]",
+        "jmp 26f",
+        "30:",
+        "kmovw k0, [rsp + 2176]",
+        "kmovw k1, [rsp + 2184]",
+        "kmovw k2, [rsp + 2192]",
+        "kmovw k3, [rsp + 2200]",
+        "kmovw k4, [rsp + 2208]",
+        "kmovw k5, [rsp + 2216]",
+        "kmovw k6, [rsp + 2224]",
+        "kmovw k7, [rsp + 2232]",
+        "jmp 26f",
+        "29:",
+        "kxorw k0, k0, k0",
+        "kxorw k1, k1, k1",
+        "kxorw k2, k2, k2",
+        "kxorw k3, k3, k3",
+        "kxorw k4, k4, k4",
+        "kxorw k5, k5, k5",
+        "kxorw k6, k6, k6",
+        "kxorw k7, k7, k7",
+        "26:",
+        "test al, 0x40",
+        "jnz 31f",
+        // Upper halves of zmm0-zmm15 not in use before: `vzeroupper` puts them out of use
+        // again whatever the call did, then 128- or 256-bit loads restore the rest.
+        "vzeroupper",
+        "test al, 0x04",
+        "jnz 32f",
+        "vmovaps xmm0, [rsp + 128]",
+        "vmovaps xmm1, [rsp + 192]",
+        "vmovaps xmm2, [rsp + 256]",
+        "vmovaps xmm3, [rsp + 320]",
+        "vmovaps xmm4, [rsp + 384]",
+        "vmovaps xmm5, [rsp + 448]",
+        "vmovaps xmm6, [rsp + 512]",
+        "vmovaps xmm7, [rsp + 576]",
+        "vmovaps xmm8, [rsp + 640]",
+        "vmovaps xmm9, [rsp + 704]",
+        "vmovaps xmm10, [rsp + 768]",
+        "vmovaps xmm11, [rsp + 832]",
+        "vmovaps xmm12, [rsp + 896]",
+        "vmovaps xmm13, [rsp + 960]",
+        "vmovaps xmm14, [rsp + 1024]",
+        "vmovaps xmm15, [rsp + 1088]",
+        "jmp 6f",
+        "32:",
+        "vmovaps ymm0, [rsp + 128]",
+        "vmovaps ymm1, [rsp + 192]",
+        "vmovaps ymm2, [rsp + 256]",
+        "vmovaps ymm3, [rsp + 320]",
+        "vmovaps ymm4, [rsp + 384]",
+        "vmovaps ymm5, [rsp + 448]",
+        "vmovaps ymm6, [rsp + 512]",
+        "vmovaps ymm7, [rsp + 576]",
+        "vmovaps ymm8, [rsp + 640]",
+        "vmovaps ymm9, [rsp + 704]",
+        "vmovaps ymm10, [rsp + 768]",
+        "vmovaps ymm11, [rsp + 832]",
+        "vmovaps ymm12, [rsp + 896]",
+        "vmovaps ymm13, [rsp + 960]",
+        "vmovaps ymm14, [rsp + 1024]",
+        "vmovaps ymm15, [rsp + 1088]",
+        "jmp 6f",
+        "31:",
+        "vmovaps zmm0, [rsp + 128]",
+        "vmovaps zmm1, [rsp + 192]",
+        "vmovaps zmm2, [rsp + 256]",
+        "vmovaps zmm3, [rsp + 320]",
+        "vmovaps zmm4, [rsp + 384]",
+        "vmovaps zmm5, [rsp + 448]",
+        "vmovaps zmm6, [rsp + 512]",
+        "vmovaps zmm7, [rsp + 576]",
+        "vmovaps zmm8, [rsp + 640]",
+        "vmovaps zmm9, [rsp + 704]",
+        "vmovaps zmm10, [rsp + 768]",
+        "vmovaps zmm11, [rsp + 832]",
+        "vmovaps zmm12, [rsp + 896]",
+        "vmovaps zmm13, [rsp + 960]",
+        "vmovaps zmm14, [rsp + 1024]",
+        "vmovaps zmm15, [rsp + 1088]",
+        "jmp 6f",
+        "5:",
         "mov eax, {components}",
         "xor edx, edx",
         "xrstor64 [rsp + 128]",
@@ -299,6 +578,9 @@ unsafe extern "C" fn trampoline() {
         sse = const SSE,
         xsave = const XSAVE,
         xsavec = const XSAVEC,
+        inuse = const INUSE,
+        inuse512 = const INUSE512,
+        inuse512bw = const INUSE512BW,
     );
 }
 
@@ -352,13 +634,35 @@ mod tests {
 
     /// The state the trampoline's detection must find.
     fn expected_state() -> u8 {
-        if regs() == Regs::Xmm {
-            SSE
-        } else if xsave_features() & 2 != 0 {
-            XSAVEC
-        } else {
-            XSAVE
+        match (regs(), xsave_features()) {
+            (Regs::Xmm, _) => SSE,
+            (Regs::Zmm64, f) if f & 4 != 0 => INUSE512BW,
+            (Regs::Zmm16, f) if f & 4 != 0 => INUSE512,
+            (Regs::Ymm, f) if f & 4 != 0 => INUSE,
+            (_, f) if f & 2 != 0 => XSAVEC,
+            _ => XSAVE,
         }
+    }
+
+    /// Every way of saving this processor supports, with the registers each one covers.
+    fn methods() -> Vec<(Regs, u8)> {
+        let mut m = vec![(Regs::Xmm, SSE)];
+        if regs() != Regs::Xmm {
+            m.push((regs(), XSAVE));
+            if xsave_features() & 2 != 0 {
+                m.push((regs(), XSAVEC));
+            }
+            if xsave_features() & 4 != 0 {
+                // The AVX method knows nothing of AVX-512 registers: only `ymm` are checked.
+                m.push((Regs::Ymm, INUSE));
+                match regs() {
+                    Regs::Zmm64 => m.extend([(Regs::Zmm16, INUSE512), (Regs::Zmm64, INUSE512BW)]),
+                    Regs::Zmm16 => m.push((Regs::Zmm16, INUSE512)),
+                    _ => {}
+                }
+            }
+        }
+        m
     }
 
     /// Overwrites every caller-saved register the processor has (all ones).
@@ -803,12 +1107,8 @@ mod tests {
     #[test]
     fn trampoline_preserves_every_caller_saved_register() {
         // Saving `xmm` alone is correct only without AVX state, but it must keep those.
-        check(Regs::Xmm, SSE);
-        if regs() != Regs::Xmm {
-            check(regs(), XSAVE);
-            if xsave_features() & 2 != 0 {
-                check(regs(), XSAVEC);
-            }
+        for (regs, state) in methods() {
+            check(regs, state);
         }
     }
 
@@ -887,6 +1187,156 @@ mod tests {
             after & 0b100_0100,
             0,
             "the trampoline left upper halves in use: {before:#x} before, {after:#x} after"
+        );
+    }
+
+    /// An `xsave` area whose header says every component is in its initial state.
+    #[repr(C, align(64))]
+    struct InitArea([u8; 4096]);
+
+    #[test]
+    fn registers_unused_before_the_call_are_unused_and_zero_after() {
+        // The plain-move methods save only what is in use and zero the rest after the call,
+        // which here overwrites every register: the upper halves of zmm0-zmm15, zmm16-zmm31 and
+        // the mask registers must come back zero, and the upper halves out of use.
+        if !matches!(regs(), Regs::Zmm16 | Regs::Zmm64) || xsave_features() & 4 == 0 {
+            println!("skipped: needs AVX-512 and `xgetbv` with `ecx = 1`");
+            return;
+        }
+        let area = Box::new(InitArea([0; 4096]));
+        let pattern: Vec<u8> = (0..256).map(|i| (i * 11 + 5) as u8 | 1).collect();
+        let mut out = vec![0u8; 2048 + 8 * 8];
+        let f = clobber as extern "C" fn(*mut u8) as usize;
+        let (before, after): (u64, u64);
+        // SAFETY: `vzeroupper` and the `xrstor` of the initial state change only registers
+        // this function holds nothing in (upper halves, zmm16-zmm31, k0-k7: the build targets
+        // baseline x86-64 or declares them clobbered through `clobber_abi`); `area` is a
+        // 64-byte-aligned area with a zero header; the rest as in `call_and_dump`.
+        unsafe {
+            asm!(
+                "vzeroupper",
+                "xor edx, edx",
+                "mov eax, 0xe0",
+                "xrstor64 [r14]",
+                "mov ecx, 1",
+                "xgetbv",
+                "shl rdx, 32",
+                "or rax, rdx",
+                "mov r14, rax",
+                "movups xmm0, [r12 + 0]",
+                "movups xmm1, [r12 + 16]",
+                "movups xmm2, [r12 + 32]",
+                "movups xmm3, [r12 + 48]",
+                "movups xmm4, [r12 + 64]",
+                "movups xmm5, [r12 + 80]",
+                "movups xmm6, [r12 + 96]",
+                "movups xmm7, [r12 + 112]",
+                "movups xmm8, [r12 + 128]",
+                "movups xmm9, [r12 + 144]",
+                "movups xmm10, [r12 + 160]",
+                "movups xmm11, [r12 + 176]",
+                "movups xmm12, [r12 + 192]",
+                "movups xmm13, [r12 + 208]",
+                "movups xmm14, [r12 + 224]",
+                "movups xmm15, [r12 + 240]",
+                "mov rdx, r15",
+                "xor edi, edi",
+                "lea rsp, [rsp - 128]",
+                "call {t}",
+                "lea rsp, [rsp + 128]",
+                "mov ecx, 1",
+                "xgetbv",
+                "shl rdx, 32",
+                "or rax, rdx",
+                "mov r15, rax",
+                "vmovups [r13 + 0], zmm0",
+                "vmovups [r13 + 64], zmm1",
+                "vmovups [r13 + 128], zmm2",
+                "vmovups [r13 + 192], zmm3",
+                "vmovups [r13 + 256], zmm4",
+                "vmovups [r13 + 320], zmm5",
+                "vmovups [r13 + 384], zmm6",
+                "vmovups [r13 + 448], zmm7",
+                "vmovups [r13 + 512], zmm8",
+                "vmovups [r13 + 576], zmm9",
+                "vmovups [r13 + 640], zmm10",
+                "vmovups [r13 + 704], zmm11",
+                "vmovups [r13 + 768], zmm12",
+                "vmovups [r13 + 832], zmm13",
+                "vmovups [r13 + 896], zmm14",
+                "vmovups [r13 + 960], zmm15",
+                "vmovups [r13 + 1024], zmm16",
+                "vmovups [r13 + 1088], zmm17",
+                "vmovups [r13 + 1152], zmm18",
+                "vmovups [r13 + 1216], zmm19",
+                "vmovups [r13 + 1280], zmm20",
+                "vmovups [r13 + 1344], zmm21",
+                "vmovups [r13 + 1408], zmm22",
+                "vmovups [r13 + 1472], zmm23",
+                "vmovups [r13 + 1536], zmm24",
+                "vmovups [r13 + 1600], zmm25",
+                "vmovups [r13 + 1664], zmm26",
+                "vmovups [r13 + 1728], zmm27",
+                "vmovups [r13 + 1792], zmm28",
+                "vmovups [r13 + 1856], zmm29",
+                "vmovups [r13 + 1920], zmm30",
+                "vmovups [r13 + 1984], zmm31",
+                "kmovw eax, k0",
+                "mov [r13 + 2048], rax",
+                "kmovw eax, k1",
+                "mov [r13 + 2056], rax",
+                "kmovw eax, k2",
+                "mov [r13 + 2064], rax",
+                "kmovw eax, k3",
+                "mov [r13 + 2072], rax",
+                "kmovw eax, k4",
+                "mov [r13 + 2080], rax",
+                "kmovw eax, k5",
+                "mov [r13 + 2088], rax",
+                "kmovw eax, k6",
+                "mov [r13 + 2096], rax",
+                "kmovw eax, k7",
+                "mov [r13 + 2104], rax",
+                t = sym trampoline,
+                in("r12") pattern.as_ptr(),
+                in("r13") out.as_mut_ptr(),
+                inout("r14") area.0.as_ptr() => before,
+                inout("r15") u64::from(expected_state()) => after,
+                in("rsi") f,
+                clobber_abi("C"),
+            );
+        }
+        if before & 0b1110_0100 != 0 {
+            println!("skipped: the initial state did not show as unused ({before:#x})");
+            return;
+        }
+        for r in 0..32 {
+            for b in 0..64 {
+                let want = if r < 16 && b < 16 {
+                    pattern[16 * r + b]
+                } else {
+                    0
+                };
+                assert_eq!(
+                    out[64 * r + b],
+                    want,
+                    "zmm{r} byte {b}: {} ({before:#x} before)",
+                    if want == 0 {
+                        "not zero"
+                    } else {
+                        "not preserved"
+                    }
+                );
+            }
+        }
+        for k in 0..8 {
+            assert_eq!(out[2048 + 8 * k], 0, "k{k} not zero");
+            assert_eq!(out[2048 + 8 * k + 1], 0, "k{k} not zero");
+        }
+        assert_eq!(
+            after & 0b100_0100,
+            0,
+            "upper halves left in use: {before:#x} before, {after:#x} after"
         );
     }
 
