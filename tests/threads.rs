@@ -1,6 +1,7 @@
 //! Counting is exact under threads (issue 3): a deterministic workload with instabilities at
 //! several sites, split over 1, 2 and 8 threads, gives identical counts per kind and per site,
-//! and the counts the workload implies.
+//! and the counts the workload implies; also when some threads have ended and others are still
+//! running at the report, and for instabilities found in thread-local destructors.
 //!
 //! The operands are built with `from_samples`, so whether each check fires does not depend on the
 //! random rounding (whose streams differ per thread).
@@ -164,4 +165,88 @@ fn hook_runs_on_the_thread_that_found_the_instability() {
         *seen.lock().unwrap(),
         [(Some("worker".to_string()), Instability::Division)]
     );
+}
+
+/// Checks that `r` has the counts, sites and collapses of `want`.
+fn assert_same(r: &stoch_core::Report, want: &stoch_core::Report, what: &str) {
+    for kind in Instability::ALL {
+        assert_eq!(r.count(kind), want.count(kind), "{what}, {kind}: {r}");
+    }
+    assert_eq!(r.sites(), want.sites(), "{what}");
+    assert_eq!(r.collapses(), want.collapses(), "{what}");
+    assert_eq!(r.collapse_total(), want.collapse_total(), "{what}");
+    assert_eq!(r.overflow_events(), 0, "{what}");
+}
+
+#[test]
+fn ended_and_running_threads_are_counted_once() {
+    let _g = setup(Config::default());
+    let want = run(1);
+    reset();
+    // Four quarters of the workload: two on threads that end (spawn + join), two on threads
+    // still running when the report is taken.
+    let quarter = N.div_ceil(4);
+    let work = move |q: usize| {
+        let x: f64 = (q * quarter..((q + 1) * quarter).min(N)).map(item).sum();
+        std::hint::black_box(x);
+    };
+    for q in 0..2 {
+        std::thread::spawn(move || work(q)).join().unwrap();
+    }
+    let (done, all_done) = std::sync::mpsc::channel();
+    let release = std::sync::Arc::new(std::sync::Barrier::new(3));
+    let running: Vec<_> = (2..4)
+        .map(|q| {
+            let (done, release) = (done.clone(), release.clone());
+            std::thread::spawn(move || {
+                work(q);
+                done.send(()).unwrap();
+                release.wait();
+            })
+        })
+        .collect();
+    all_done.recv().unwrap();
+    all_done.recv().unwrap();
+    assert_same(&report(), &want, "two threads still running");
+    release.wait();
+    for t in running {
+        t.join().unwrap();
+    }
+    assert_same(&report(), &want, "every thread ended");
+}
+
+/// Divides by noise when dropped: stochastic arithmetic in a thread-local destructor, which
+/// may run after the thread's own counters are destroyed.
+struct DivideOnDrop;
+
+impl Drop for DivideOnDrop {
+    fn drop(&mut self) {
+        std::hint::black_box(Sf64::ONE / noise(1.0));
+    }
+}
+
+thread_local! {
+    static FIRST: DivideOnDrop = const { DivideOnDrop };
+    static LAST: DivideOnDrop = const { DivideOnDrop };
+}
+
+#[test]
+fn instabilities_in_thread_local_destructors_are_counted() {
+    let _g = setup(Config::default());
+    for _ in 0..3 {
+        std::thread::spawn(|| {
+            // `FIRST` is registered before this thread's counters, `LAST` after: whatever
+            // the order of destruction, one of them is dropped after the counters.
+            FIRST.with(|_| ());
+            std::hint::black_box(Sf64::ONE / noise(2.0));
+            LAST.with(|_| ());
+        })
+        .join()
+        .unwrap();
+    }
+    let r = report();
+    assert_eq!(r.count(Instability::Division), 9, "{r}");
+    // Two sites: the division in the threads' body (3) and the one in `DivideOnDrop` (6).
+    assert_eq!(r.sites().len(), 2, "{r}");
+    assert_eq!(r.sites()[0].count, 6, "{r}");
 }

@@ -1,15 +1,29 @@
 //! Counting instabilities per kind and per source site, and the report at the end of a run.
 //!
-//! Recording is the rare path: it takes one process-wide lock, so counts are exact whatever the
-//! number of threads. Memory is bounded: after `max_sites` distinct sites, further sites are
-//! counted in one overflow bucket.
+//! Recording is the rare path, but a multi-threaded program with many instabilities records
+//! often, so every thread counts into its own shard: a lock that only its owner takes while the
+//! program runs (uncontended), and that [`report`] and [`reset`] take to read or clear it. A
+//! global registry lists the live shards and keeps the totals of the threads that ended: when a
+//! thread exits, its counts are added to those totals and its shard is removed, both under the
+//! registry's lock, so counts are exact whatever the number of threads, and a report is the
+//! ended threads' totals plus every live shard.
+//!
+//! Memory is bounded: a process-wide table numbers the distinct sites (kind, file, line,
+//! column), at most `max_sites` of them (and as many collapse sites); events at further sites are
+//! counted in one overflow bucket. A thread takes the table's lock only the first time it meets
+//! a site: its shard caches the site's number under the address of its `Location`, with a cheap
+//! hash of that address. Two addresses of one file:line:column (after inlining across crates)
+//! get one number, so the report shows them as one site.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::panic::Location;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::thread::LocalKey;
 
 use serde::{Deserialize, Serialize};
 
@@ -19,24 +33,469 @@ use crate::StochFloat;
 
 type Hook = Arc<dyn Fn(&Event) + Send + Sync>;
 
-#[derive(Default)]
-struct State {
-    counts: [u64; 7],
-    sites: HashMap<(usize, &'static Location<'static>), u64>,
-    overflow_events: u64,
-    collapses: HashMap<&'static Location<'static>, u64>,
-    collapse_total: u64,
-    collapse_overflow: u64,
-    gpu: BTreeMap<(String, usize), u64>,
-}
-
-static STATE: Mutex<Option<State>> = Mutex::new(None);
 static HOOK: RwLock<Option<Hook>> = RwLock::new(None);
 static HAS_HOOK: AtomicBool = AtomicBool::new(false);
 static PRINTED: AtomicBool = AtomicBool::new(false);
 
-fn state() -> MutexGuard<'static, Option<State>> {
-    STATE.lock().unwrap_or_else(|e| e.into_inner())
+/// The process's counters.
+static RECORDER: Recorder = Recorder::new();
+
+thread_local! {
+    /// This thread's shard of [`RECORDER`], registered at the thread's first event.
+    static LOCAL: Local = Local::register(&RECORDER);
+}
+
+/// Locks `m`, also when a thread panicked while holding it (the counters stay usable).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The address of a `Location`: the key of a shard's site cache.
+fn addr(loc: &'static Location<'static>) -> usize {
+    (loc as *const Location<'static>).addr()
+}
+
+/// A multiplicative hash for the shards' caches, whose keys are a `Location`'s address and a
+/// small number: a few instructions where SipHash takes tens of nanoseconds.
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl AddrHasher {
+    fn mix(&mut self, n: u64) {
+        // FxHash's step: the product spreads the bits of `n` upwards.
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+}
+
+impl Hasher for AddrHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.mix(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.mix(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The low bits choose the bucket: fold the well-mixed high half onto them (an address's
+        // low bits are zeros, and a product's low bits depend on the factors' low bits only).
+        self.0 ^ (self.0 >> 32)
+    }
+}
+
+/// A shard's cache: `(kind, address of a Location)` to the site's number and count.
+type AddrMap = HashMap<(u8, usize), Slot, BuildHasherDefault<AddrHasher>>;
+
+/// The number of a site beyond the bound on sites (its events go to the overflow counter).
+const OVERFLOW: u32 = u32::MAX;
+
+/// A cached site of a shard: its number in the process-wide table and this thread's count.
+#[derive(Clone, Copy)]
+struct Slot {
+    id: u32,
+    count: u64,
+}
+
+impl Slot {
+    /// Counts one event; false when the site is beyond the bound.
+    fn bump(&mut self) -> bool {
+        if self.id == OVERFLOW {
+            false
+        } else {
+            self.count += 1;
+            true
+        }
+    }
+}
+
+/// The counters that do not depend on a site.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    /// Per kind, indexed by [`Instability::index`].
+    kinds: [u64; 7],
+    overflow_events: u64,
+    collapse_total: u64,
+    collapse_overflow: u64,
+}
+
+impl Counts {
+    const ZERO: Counts = Counts {
+        kinds: [0; 7],
+        overflow_events: 0,
+        collapse_total: 0,
+        collapse_overflow: 0,
+    };
+
+    fn add(&mut self, other: &Counts) {
+        for (a, b) in self.kinds.iter_mut().zip(other.kinds) {
+            *a += b;
+        }
+        self.overflow_events += other.overflow_events;
+        self.collapse_total += other.collapse_total;
+        self.collapse_overflow += other.collapse_overflow;
+    }
+}
+
+/// Sums over threads: counts, and events per site number.
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    counts: Counts,
+    /// Indexed by the number of a site in [`Tables::sites`].
+    sites: Vec<u64>,
+    /// Indexed by the number of a site in [`Tables::collapses`].
+    collapses: Vec<u64>,
+}
+
+impl Totals {
+    const fn new() -> Totals {
+        Totals {
+            counts: Counts::ZERO,
+            sites: Vec::new(),
+            collapses: Vec::new(),
+        }
+    }
+}
+
+/// Adds the counts of `map` (a shard's cache) to `sums` (indexed by site number).
+fn add_slots(map: &AddrMap, sums: &mut Vec<u64>) {
+    for slot in map.values() {
+        if slot.id == OVERFLOW || slot.count == 0 {
+            continue;
+        }
+        let i = slot.id as usize;
+        if sums.len() <= i {
+            sums.resize(i + 1, 0);
+        }
+        sums[i] += slot.count;
+    }
+}
+
+/// What one event counts: an instability of a kind (its index), or an accuracy collapse.
+#[derive(Clone, Copy, Debug)]
+enum Tally {
+    Instability(usize),
+    Collapse,
+}
+
+/// Distinct sites by value (kind, file, line, column), numbered from 0 in the order they were
+/// first met; shared by all threads.
+struct SiteTable {
+    ids: HashMap<(u8, &'static Location<'static>), u32, BuildHasherDefault<DefaultHasher>>,
+    /// The sites, indexed by number.
+    keys: Vec<(u8, &'static Location<'static>)>,
+}
+
+impl SiteTable {
+    const fn new() -> SiteTable {
+        SiteTable {
+            ids: HashMap::with_hasher(BuildHasherDefault::new()),
+            keys: Vec::new(),
+        }
+    }
+
+    /// The number of `(kind, loc)`, compared by value (`Location`'s `Eq`), given if there are
+    /// fewer than `max` sites; `None` beyond the bound.
+    fn id(&mut self, kind: u8, loc: &'static Location<'static>, max: usize) -> Option<u32> {
+        if let Some(&id) = self.ids.get(&(kind, loc)) {
+            return Some(id);
+        }
+        if self.keys.len() >= max {
+            return None;
+        }
+        // `Config::max_sites` has no upper bound: numbers stop below `OVERFLOW`.
+        let id = u32::try_from(self.keys.len())
+            .ok()
+            .filter(|&id| id != OVERFLOW)?;
+        self.ids.insert((kind, loc), id);
+        self.keys.push((kind, loc));
+        Some(id)
+    }
+}
+
+/// The process-wide site tables: instability sites (per kind) and collapse sites, each with its
+/// own bound.
+struct Tables {
+    sites: SiteTable,
+    collapses: SiteTable,
+}
+
+impl Tables {
+    const fn new() -> Tables {
+        Tables {
+            sites: SiteTable::new(),
+            collapses: SiteTable::new(),
+        }
+    }
+}
+
+/// One thread's counters. Aligned to 128 bytes (a pair of cache lines), so the allocation that
+/// holds a shard and its lock shares no cache line with other threads' data.
+#[repr(align(128))]
+#[derive(Default)]
+struct Shard {
+    counts: Counts,
+    sites: AddrMap,
+    collapses: AddrMap,
+    /// The bound on sites the cached [`OVERFLOW`] entries were decided with.
+    max_sites: usize,
+}
+
+impl Shard {
+    /// Counts one event at `loc`; takes the lock of `tables` if this shard has not met `loc`.
+    fn tally(
+        &mut self,
+        tables: &Mutex<Tables>,
+        what: Tally,
+        loc: &'static Location<'static>,
+        max: usize,
+    ) {
+        if self.max_sites != max {
+            // The bound changed (`Config::apply`): sites that were beyond it may fit now.
+            // The numbers given stay valid: the table only grows until `reset`.
+            self.max_sites = max;
+            self.sites.retain(|_, s| s.id != OVERFLOW);
+            self.collapses.retain(|_, s| s.id != OVERFLOW);
+        }
+        match what {
+            Tally::Instability(kind) => {
+                self.counts.kinds[kind] += 1;
+                if !Self::bump(&mut self.sites, tables, kind as u8, loc, max) {
+                    self.counts.overflow_events += 1;
+                }
+            }
+            Tally::Collapse => {
+                self.counts.collapse_total += 1;
+                if !Self::bump(&mut self.collapses, tables, u8::MAX, loc, max) {
+                    self.counts.collapse_overflow += 1;
+                }
+            }
+        }
+    }
+
+    /// Counts one event at `(kind, loc)` in `map`; false when the site is beyond the bound.
+    /// `kind` is `u8::MAX` for collapses.
+    #[inline]
+    fn bump(
+        map: &mut AddrMap,
+        tables: &Mutex<Tables>,
+        kind: u8,
+        loc: &'static Location<'static>,
+        max: usize,
+    ) -> bool {
+        let key = (kind, addr(loc));
+        if let Some(slot) = map.get_mut(&key) {
+            return slot.bump();
+        }
+        Self::first_meeting(map, tables, key, loc, max)
+    }
+
+    /// The first event of this shard at `key`: numbers its site in the process-wide table.
+    #[cold]
+    #[inline(never)]
+    fn first_meeting(
+        map: &mut AddrMap,
+        tables: &Mutex<Tables>,
+        key: (u8, usize),
+        loc: &'static Location<'static>,
+        max: usize,
+    ) -> bool {
+        let id = {
+            let mut t = lock(tables);
+            let table = if key.0 == u8::MAX {
+                &mut t.collapses
+            } else {
+                &mut t.sites
+            };
+            table.id(key.0, loc, max)
+        };
+        let mut slot = Slot {
+            id: id.unwrap_or(OVERFLOW),
+            count: 0,
+        };
+        let kept = slot.bump();
+        map.insert(key, slot);
+        kept
+    }
+
+    /// Adds this shard's counts to `totals`.
+    fn add_to(&self, totals: &mut Totals) {
+        totals.counts.add(&self.counts);
+        add_slots(&self.sites, &mut totals.sites);
+        add_slots(&self.collapses, &mut totals.collapses);
+    }
+
+    /// Forgets every count and cached site number (the tables are cleared with it).
+    fn clear(&mut self) {
+        self.counts = Counts::ZERO;
+        self.sites.clear();
+        self.collapses.clear();
+    }
+}
+
+/// The live shards, and the counts of the threads that ended.
+struct Registry {
+    shards: Vec<Arc<Mutex<Shard>>>,
+    /// The ended threads' counts, and events recorded while a thread's shard was being
+    /// destroyed.
+    retired: Totals,
+    gpu: BTreeMap<(String, usize), u64>,
+}
+
+/// Every counter of a [`Recorder`]. Locks are taken in this order: the registry, then shards,
+/// then the tables. A thread that records holds only its own shard, and the tables while it
+/// numbers a new site.
+struct Recorder {
+    registry: Mutex<Registry>,
+    tables: Mutex<Tables>,
+}
+
+/// The sum of a recorder's counters: sites by value with their counts, in no order.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Snapshot {
+    counts: Counts,
+    sites: Vec<(Instability, &'static Location<'static>, u64)>,
+    collapses: Vec<(&'static Location<'static>, u64)>,
+    gpu: Vec<GpuCount>,
+}
+
+impl Recorder {
+    const fn new() -> Recorder {
+        Recorder {
+            registry: Mutex::new(Registry {
+                shards: Vec::new(),
+                retired: Totals::new(),
+                gpu: BTreeMap::new(),
+            }),
+            tables: Mutex::new(Tables::new()),
+        }
+    }
+
+    fn registry(&self) -> MutexGuard<'_, Registry> {
+        lock(&self.registry)
+    }
+
+    /// Counts one event at `loc` in this thread's shard (`local`, a shard of `self`), or, once
+    /// the shard is destroyed (another thread-local's destructor doing stochastic arithmetic),
+    /// in the ended threads' totals.
+    fn tally(
+        &self,
+        local: &'static LocalKey<Local>,
+        what: Tally,
+        loc: &'static Location<'static>,
+        max: usize,
+    ) {
+        let counted = local.try_with(|l| lock(&l.shard).tally(&self.tables, what, loc, max));
+        if counted.is_err() {
+            self.tally_retired(what, loc, max);
+        }
+    }
+
+    /// Counts one event directly in the ended threads' totals, under the registry's lock.
+    #[cold]
+    #[inline(never)]
+    fn tally_retired(&self, what: Tally, loc: &'static Location<'static>, max: usize) {
+        let mut reg = self.registry();
+        let mut shard = Shard::default();
+        shard.tally(&self.tables, what, loc, max);
+        shard.add_to(&mut reg.retired);
+    }
+
+    /// The ended threads' totals plus every live shard.
+    fn snapshot(&self) -> Snapshot {
+        let reg = self.registry();
+        let mut totals = reg.retired.clone();
+        for shard in &reg.shards {
+            lock(shard).add_to(&mut totals);
+        }
+        let tables = lock(&self.tables);
+        // Every number in a shard is in the tables (`reset` clears both at once); a number met
+        // after its shard was read counts nothing yet and is left out.
+        let sites = totals
+            .sites
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .filter_map(|(id, &count)| {
+                let &(kind, loc) = tables.sites.keys.get(id)?;
+                Some((*Instability::ALL.get(kind as usize)?, loc, count))
+            })
+            .collect();
+        let collapses = totals
+            .collapses
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .filter_map(|(id, &count)| Some((tables.collapses.keys.get(id)?.1, count)))
+            .collect();
+        let gpu = reg
+            .gpu
+            .iter()
+            .map(|((kernel, k), &count)| GpuCount {
+                kernel: kernel.clone(),
+                kind: Instability::ALL[*k],
+                count,
+            })
+            .collect();
+        Snapshot {
+            counts: totals.counts,
+            sites,
+            collapses,
+            gpu,
+        }
+    }
+
+    /// Clears the ended threads' totals, every live shard and the site tables, at once.
+    fn reset(&self) {
+        let mut reg = self.registry();
+        let shards = reg.shards.clone();
+        let mut guards: Vec<_> = shards.iter().map(|s| lock(s)).collect();
+        let mut tables = lock(&self.tables);
+        for shard in &mut guards {
+            shard.clear();
+        }
+        *tables = Tables::new();
+        reg.retired = Totals::new();
+        reg.gpu.clear();
+    }
+
+    fn record_gpu(&self, kernel: &str, kind: Instability, count: u64) {
+        *self
+            .registry()
+            .gpu
+            .entry((kernel.to_string(), kind.index()))
+            .or_insert(0) += count;
+    }
+}
+
+/// A thread's handle on its shard: registers it at the thread's first event, and at the
+/// thread's end adds its counts to the ended threads' totals and unregisters it.
+struct Local {
+    shard: Arc<Mutex<Shard>>,
+    recorder: &'static Recorder,
+}
+
+impl Local {
+    fn register(recorder: &'static Recorder) -> Local {
+        let shard = Arc::new(Mutex::new(Shard::default()));
+        recorder.registry().shards.push(Arc::clone(&shard));
+        Local { shard, recorder }
+    }
+}
+
+impl Drop for Local {
+    fn drop(&mut self) {
+        // Both under the registry's lock: a report sees these counts once, in the shard or in
+        // the totals.
+        let mut reg = self.recorder.registry();
+        lock(&self.shard).add_to(&mut reg.retired);
+        reg.shards.retain(|s| !Arc::ptr_eq(s, &self.shard));
+    }
 }
 
 /// A function a debugger can break on: called once for every instability event, after it is
@@ -77,6 +536,11 @@ pub fn clear_hook() {
     *HOOK.write().unwrap_or_else(|e| e.into_inner()) = None;
 }
 
+/// The bound on sites in force.
+fn max_sites() -> usize {
+    usize::try_from(config::MAX_SITES.load(Ordering::Relaxed)).unwrap_or(usize::MAX)
+}
+
 /// Records one instability of `kind` at `loc` (the one counting entry point).
 #[cold]
 #[inline(never)]
@@ -86,20 +550,7 @@ pub(crate) fn record<T: StochFloat>(
     ops: &[&[T; 3]],
 ) {
     config::ensure_init();
-    let max = config::MAX_SITES.load(Ordering::Relaxed) as usize;
-    {
-        let mut g = state();
-        let st = g.get_or_insert_with(State::default);
-        st.counts[kind.index()] += 1;
-        let key = (kind.index(), loc);
-        if let Some(c) = st.sites.get_mut(&key) {
-            *c += 1;
-        } else if st.sites.len() < max {
-            st.sites.insert(key, 1);
-        } else {
-            st.overflow_events += 1;
-        }
-    }
+    RECORDER.tally(&LOCAL, Tally::Instability(kind.index()), loc, max_sites());
     let mut operands = [[f64::NAN; 3]; 2];
     for (o, s) in operands.iter_mut().zip(ops) {
         *o = s.map(|x| x.to_f64());
@@ -133,17 +584,7 @@ pub(crate) fn record<T: StochFloat>(
 #[inline(never)]
 pub(crate) fn record_collapse(loc: &'static Location<'static>) {
     config::ensure_init();
-    let max = config::MAX_SITES.load(Ordering::Relaxed) as usize;
-    let mut g = state();
-    let st = g.get_or_insert_with(State::default);
-    st.collapse_total += 1;
-    if let Some(c) = st.collapses.get_mut(&loc) {
-        *c += 1;
-    } else if st.collapses.len() < max {
-        st.collapses.insert(loc, 1);
-    } else {
-        st.collapse_overflow += 1;
-    }
+    RECORDER.tally(&LOCAL, Tally::Collapse, loc, max_sites());
 }
 
 /// Adds instabilities found on a GPU to the report's GPU section: `count` elements of the
@@ -159,16 +600,13 @@ pub fn record_gpu(kernel: &str, kind: Instability, count: u64) {
     if count == 0 {
         return;
     }
-    let mut g = state();
-    let st = g.get_or_insert_with(State::default);
-    *st.gpu
-        .entry((kernel.to_string(), kind.index()))
-        .or_insert(0) += count;
+    RECORDER.record_gpu(kernel, kind, count);
 }
 
-/// Clears every counter, site and GPU count, and allows [`finish`] to print again (for tests).
+/// Clears every counter, site and GPU count, of ended and running threads alike, and allows
+/// [`finish`] to print again (for tests).
 pub fn reset() {
-    *state() = None;
+    RECORDER.reset();
     PRINTED.store(false, Ordering::Relaxed);
 }
 
@@ -270,14 +708,12 @@ pub struct Report {
 #[must_use]
 pub fn report() -> Report {
     let config = config::current();
-    let g = state();
-    let empty = State::default();
-    let st = g.as_ref().unwrap_or(&empty);
-    let mut sites: Vec<Site> = st
+    let snap = RECORDER.snapshot();
+    let mut sites: Vec<Site> = snap
         .sites
         .iter()
-        .map(|(&(k, loc), &count)| Site {
-            kind: Instability::ALL[k],
+        .map(|&(kind, loc, count)| Site {
+            kind,
             file: loc.file().to_string(),
             line: loc.line(),
             column: loc.column(),
@@ -289,10 +725,10 @@ pub fn report() -> Report {
             (&a.file, a.line, a.column, a.kind).cmp(&(&b.file, b.line, b.column, b.kind))
         })
     });
-    let mut collapses: Vec<CollapseSite> = st
+    let mut collapses: Vec<CollapseSite> = snap
         .collapses
         .iter()
-        .map(|(loc, &count)| CollapseSite {
+        .map(|&(loc, count)| CollapseSite {
             file: loc.file().to_string(),
             line: loc.line(),
             column: loc.column(),
@@ -304,31 +740,23 @@ pub fn report() -> Report {
             .cmp(&a.count)
             .then_with(|| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)))
     });
+    let kinds = snap.counts.kinds;
     let counts = Instability::ALL
         .iter()
-        .map(|k| (*k, st.counts[k.index()]))
-        .collect();
-    let gpu = st
-        .gpu
-        .iter()
-        .map(|((kernel, k), &count)| GpuCount {
-            kernel: kernel.clone(),
-            kind: Instability::ALL[*k],
-            count,
-        })
+        .map(|k| (*k, kinds[k.index()]))
         .collect();
     Report {
-        total: st.counts.iter().sum(),
+        total: kinds.iter().sum(),
         counts,
         self_validation_failed: Instability::ALL
             .iter()
-            .any(|k| k.breaks_self_validation() && st.counts[k.index()] > 0),
+            .any(|k| k.breaks_self_validation() && kinds[k.index()] > 0),
         sites,
-        overflow_events: st.overflow_events,
+        overflow_events: snap.counts.overflow_events,
         collapses,
-        collapse_total: st.collapse_total,
-        collapse_overflow: st.collapse_overflow,
-        gpu,
+        collapse_total: snap.counts.collapse_total,
+        collapse_overflow: snap.counts.collapse_overflow,
+        gpu: snap.gpu,
         config,
         hardware_fma: !crate::rounding::slow_software_path(),
     }
@@ -848,5 +1276,251 @@ GPU (elements flagged per kernel):
         assert_eq!(v["config"]["report"], "text");
         let back: Report = serde_json::from_str(&json).unwrap();
         assert_eq!(back, sample_report());
+    }
+
+    /// Declares a recorder of its own and its thread-local shard, so that a test does not see
+    /// the events of the tests running beside it.
+    macro_rules! recorder {
+        ($rec:ident, $local:ident) => {
+            static $rec: Recorder = Recorder::new();
+            thread_local! {
+                static $local: Local = Local::register(&$rec);
+            }
+        };
+    }
+
+    /// The location of the call: a distinct `&'static Location` per call site.
+    #[track_caller]
+    fn here() -> &'static Location<'static> {
+        Location::caller()
+    }
+
+    const DIVISION: Tally = Tally::Instability(0);
+    const CANCEL: Tally = Tally::Instability(6);
+
+    /// Count of `kind` at `loc` in `s` (0 when absent), compared by value.
+    fn at(s: &Snapshot, kind: Instability, loc: &Location<'_>) -> u64 {
+        let found: Vec<u64> = s
+            .sites
+            .iter()
+            .filter(|(k, l, _)| *k == kind && *l == loc)
+            .map(|s| s.2)
+            .collect();
+        assert!(found.len() <= 1, "one site per kind and location: {s:?}");
+        found.first().copied().unwrap_or(0)
+    }
+
+    #[test]
+    fn ended_threads_move_their_counts_to_the_totals() {
+        recorder!(R, L);
+        let (a, b) = (here(), here());
+        for _ in 0..3 {
+            std::thread::spawn(move || {
+                for _ in 0..100 {
+                    R.tally(&L, DIVISION, a, 10);
+                }
+                R.tally(&L, CANCEL, b, 10);
+                R.tally(&L, Tally::Collapse, b, 10);
+            })
+            .join()
+            .unwrap();
+        }
+        // `join` returns after the thread's thread-local destructors ran: no shard is left.
+        assert_eq!(R.registry().shards.len(), 0);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..100 {
+                        R.tally(&L, DIVISION, a, 10);
+                    }
+                });
+            }
+        });
+        // A scoped thread's shard may outlive `scope` for a moment: counted once either way.
+        let snap = R.snapshot();
+        assert_eq!(snap.counts.kinds[0], 700);
+        assert_eq!(snap.counts.kinds[6], 3);
+        assert_eq!(snap.counts.collapse_total, 3);
+        assert_eq!(at(&snap, Instability::Division, a), 700);
+        assert_eq!(at(&snap, Instability::Cancellation, b), 3);
+        assert_eq!(snap.collapses, [(b, 3)]);
+        assert_eq!(snap.sites.len(), 2);
+    }
+
+    #[test]
+    fn live_shards_are_counted_once() {
+        recorder!(R, L);
+        let a = here();
+        let (ready, wait_ready) = std::sync::mpsc::channel();
+        let (go, wait_go) = std::sync::mpsc::channel::<()>();
+        let t = std::thread::spawn(move || {
+            for _ in 0..5 {
+                R.tally(&L, DIVISION, a, 10);
+            }
+            ready.send(()).unwrap();
+            wait_go.recv().unwrap();
+        });
+        wait_ready.recv().unwrap();
+        R.tally(&L, DIVISION, a, 10);
+        assert_eq!(R.registry().shards.len(), 2);
+        let alive = R.snapshot();
+        assert_eq!(alive.counts.kinds[0], 6);
+        assert_eq!(at(&alive, Instability::Division, a), 6);
+        go.send(()).unwrap();
+        t.join().unwrap();
+        assert_eq!(R.registry().shards.len(), 1);
+        assert_eq!(R.snapshot(), alive);
+    }
+
+    #[test]
+    fn the_bound_on_sites_is_shared_by_all_threads() {
+        recorder!(R, L);
+        let locs = [here(), here(), here(), here(), here(), here()];
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                s.spawn(move || {
+                    for i in 0..locs.len() {
+                        let loc = locs[(i + t) % locs.len()];
+                        R.tally(&L, CANCEL, loc, 3);
+                        R.tally(&L, Tally::Collapse, loc, 2);
+                    }
+                });
+            }
+        });
+        let snap = R.snapshot();
+        assert_eq!(snap.counts.kinds[6], 24);
+        // Three sites in all, not three per thread; every event in a kept site or overflowing.
+        assert_eq!(snap.sites.len(), 3, "{snap:?}");
+        let kept: u64 = snap.sites.iter().map(|s| s.2).sum();
+        assert_eq!(kept + snap.counts.overflow_events, 24);
+        assert_eq!(kept, 12, "each kept site was met by each thread: {snap:?}");
+        // The collapse sites have their own bound.
+        assert_eq!(snap.counts.collapse_total, 24);
+        assert_eq!(snap.collapses.len(), 2, "{snap:?}");
+        assert_eq!(snap.counts.collapse_overflow, 16);
+    }
+
+    #[test]
+    fn a_larger_bound_admits_sites_that_overflowed() {
+        recorder!(R, L);
+        let (a, b) = (here(), here());
+        R.tally(&L, DIVISION, a, 1);
+        R.tally(&L, DIVISION, b, 1);
+        R.tally(&L, DIVISION, b, 1);
+        let snap = R.snapshot();
+        assert_eq!(snap.counts.overflow_events, 2);
+        assert_eq!(snap.sites.len(), 1);
+        R.tally(&L, DIVISION, b, 2);
+        R.tally(&L, DIVISION, a, 2);
+        let snap = R.snapshot();
+        assert_eq!(snap.counts.overflow_events, 2);
+        assert_eq!(at(&snap, Instability::Division, a), 2);
+        assert_eq!(at(&snap, Instability::Division, b), 1);
+    }
+
+    #[test]
+    fn two_addresses_of_one_location_are_one_site() {
+        recorder!(R, L);
+        let a = here();
+        // A copy at another address, as inlining across crates can give.
+        let b: &'static Location<'static> = Box::leak(Box::new(*a));
+        assert!(!std::ptr::eq(a, b));
+        assert_eq!(a, b);
+        let c = here();
+        std::thread::spawn(move || R.tally(&L, CANCEL, b, 1))
+            .join()
+            .unwrap();
+        // The bound is one site: the second address finds the site of the first.
+        R.tally(&L, CANCEL, a, 1);
+        R.tally(&L, CANCEL, b, 1);
+        R.tally(&L, Tally::Collapse, a, 1);
+        R.tally(&L, Tally::Collapse, b, 1);
+        R.tally(&L, CANCEL, c, 1);
+        let snap = R.snapshot();
+        assert_eq!(snap.sites.len(), 1, "{snap:?}");
+        assert_eq!(at(&snap, Instability::Cancellation, a), 3);
+        assert_eq!(snap.counts.overflow_events, 1);
+        assert_eq!(snap.collapses, [(a, 2)]);
+        assert_eq!(snap.counts.collapse_overflow, 0);
+    }
+
+    #[test]
+    fn reset_clears_live_shards_and_their_site_numbers() {
+        recorder!(R, L);
+        let (a, b) = (here(), here());
+        let (done, wait_done) = std::sync::mpsc::channel();
+        let (go, wait_go) = std::sync::mpsc::channel::<bool>();
+        let t = std::thread::spawn(move || {
+            // Each message: record at `a`, or end.
+            while wait_go.recv().unwrap() {
+                R.tally(&L, DIVISION, a, 10);
+                R.tally(&L, Tally::Collapse, a, 10);
+                done.send(()).unwrap();
+            }
+        });
+        go.send(true).unwrap();
+        wait_done.recv().unwrap();
+        assert_eq!(at(&R.snapshot(), Instability::Division, a), 1);
+        R.record_gpu("k", Instability::Power, 2);
+        R.reset();
+        assert_eq!(R.snapshot(), Snapshot::default());
+        // `b` takes number 0, the number `a` had before the reset; the live thread must not
+        // count `a` under it.
+        R.tally(&L, DIVISION, b, 10);
+        go.send(true).unwrap();
+        wait_done.recv().unwrap();
+        let snap = R.snapshot();
+        assert_eq!(snap.counts.kinds[0], 2);
+        assert_eq!(at(&snap, Instability::Division, a), 1);
+        assert_eq!(at(&snap, Instability::Division, b), 1);
+        assert_eq!(snap.collapses, [(a, 1)]);
+        go.send(false).unwrap();
+        t.join().unwrap();
+    }
+
+    #[test]
+    fn events_after_the_shard_is_destroyed_go_to_the_totals() {
+        recorder!(R, L);
+        static LATE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        /// Records one event when dropped, noting whether this thread's shard was gone.
+        struct TallyOnDrop;
+        impl Drop for TallyOnDrop {
+            fn drop(&mut self) {
+                if L.try_with(|_| ()).is_err() {
+                    LATE.fetch_add(1, Ordering::Relaxed);
+                }
+                R.tally(&L, CANCEL, Location::caller(), 10);
+            }
+        }
+        thread_local! {
+            static BEFORE: TallyOnDrop = const { TallyOnDrop };
+            static AFTER: TallyOnDrop = const { TallyOnDrop };
+        }
+        std::thread::spawn(|| {
+            // Destructors run in the order of registration or in the reverse order: one of
+            // `BEFORE` and `AFTER` is dropped after the shard.
+            BEFORE.with(|_| ());
+            R.tally(&L, CANCEL, here(), 10);
+            AFTER.with(|_| ());
+        })
+        .join()
+        .unwrap();
+        assert_eq!(LATE.load(Ordering::Relaxed), 1);
+        assert_eq!(R.registry().shards.len(), 0);
+        let snap = R.snapshot();
+        assert_eq!(snap.counts.kinds[6], 3);
+        assert_eq!(snap.sites.len(), 2, "{snap:?}");
+    }
+
+    #[test]
+    fn addr_hasher_spreads_aligned_addresses_over_the_low_bits() {
+        use std::hash::BuildHasher;
+        let build = BuildHasherDefault::<AddrHasher>::default();
+        // Addresses 16 bytes apart, as `Location`s in read-only data: the bucket index (low
+        // bits) must take many values, not one in 16.
+        let buckets: std::collections::BTreeSet<u64> = (0..64usize)
+            .map(|i| build.hash_one((6u8, 0x5555_0000 + 16 * i)) & 63)
+            .collect();
+        assert!(buckets.len() > 32, "{} buckets of 64", buckets.len());
     }
 }
