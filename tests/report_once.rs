@@ -1,7 +1,8 @@
 //! The report is printed exactly once at the end of a process (issue 3): runs
 //! `examples/report_once.rs` (which `cargo test` builds) in its modes and reads its stderr; also
 //! `STOCH_REPORT=json` and `json:PATH`, and a bad `STOCH_REPORT` value. Also runs
-//! `examples/overhead.rs --quick`, so the speed example keeps working.
+//! `examples/overhead.rs --quick` and `examples/instability_cost.rs --quick`, so the speed
+//! examples keep working (the second also checks its counts).
 
 mod common;
 
@@ -251,6 +252,27 @@ fn misspelled_variables_are_named() {
             "{mode}: {err}"
         );
     }
+}
+
+#[test]
+fn instability_cost_example_counts_every_event() {
+    // The example exits with an error if the report's count is not one cancellation per
+    // iteration of every thread.
+    let out = run("instability_cost", &["--quick", "--threads", "3"], &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", stderr(&out));
+    for row in [
+        "plain",
+        "checks off",
+        "slow path, nothing found",
+        "cancellation found",
+    ] {
+        assert!(stdout.contains(row), "{row}: {stdout}");
+    }
+    assert!(
+        stdout.contains("counted: 40000 cancellations (10000 + 3 x 10000), as expected"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -1,0 +1,156 @@
+//! What a check costs when it does find something, with one thread and with several.
+//!
+//! ```text
+//! cargo run --release --example instability_cost             # 10^6 iterations per thread
+//! cargo run --release --example instability_cost -- --quick  # 10^4 (the test suite runs this)
+//! cargo run --release --example instability_cost -- --threads 8
+//! ```
+//!
+//! The `overhead` example times loops whose checks almost never fire. This one times the other
+//! end: every iteration of `acc = acc + (a + b)` with `b ≈ −a` reaches a check's slow path,
+//! which runs out of line through the register-saving trampoline. Four loops, each timed with
+//! one thread and then with `--threads` threads at once (default: the processor count, at least
+//! 2), each thread running the same number of iterations:
+//!
+//! - `plain`: the loop in `f64`;
+//! - `checks off`: `Sf64` with every check switched off;
+//! - `slow path, nothing found`: exact operands, so the cancellation pre-test fires (the sum is
+//!   far smaller than its operands) but the digits show no loss and nothing is recorded;
+//! - `cancellation found`: `a` carries noise in its last digits, so every `a + b` loses them
+//!   all: one cancellation and one accuracy collapse recorded per iteration, at the same two
+//!   source sites by every thread.
+//!
+//! Times are wall-clock nanoseconds per iteration of one thread: with `T` threads on `T` free
+//! cores, a figure equal to the one-thread figure means `T` times the throughput. The example
+//! also checks that the report counted exactly one cancellation per iteration of every thread
+//! and exits with an error if not.
+//!
+//! Expected output (2026-11-25, the project's 2-core AMD EPYC Zen 4, `-C target-cpu=native`;
+//! figures move by 10-30% from run to run on that shared machine; before that day's changes to
+//! the trampoline and the counters, the last line read about 300 and 515-590 ns):
+//!
+//! ```text
+//! stoch instability cost: 1000000 iterations per thread, wall-clock ns per iteration
+//! loop                         1 thread   2 threads
+//! plain                             0.9         1.0
+//! checks off                        3.0         3.0
+//! slow path, nothing found         59.0        76.3
+//! cancellation found              123.8       125.2
+//! counted: 3000000 cancellations (1000000 + 2 x 1000000), as expected
+//! ```
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use stoch_core::{report, reset, Config, Instability, ReportMode, Sf64};
+
+/// A timed loop: its name, whether the checks are on, and its body.
+type Row = (&'static str, bool, fn(usize));
+
+/// Runs `body(n)` on `threads` threads at once and returns the wall-clock time per iteration
+/// of one thread, in nanoseconds.
+fn per_iteration(threads: usize, n: usize, body: fn(usize)) -> f64 {
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(move || body(n));
+        }
+    });
+    t.elapsed().as_nanos() as f64 / n as f64
+}
+
+/// The loop in plain `f64`.
+fn plain(n: usize) {
+    let (a, b) = (black_box(1.0 + 1e-12), black_box(-1.0));
+    let mut acc = 0.0f64;
+    for _ in 0..n {
+        acc += black_box(black_box(a) + black_box(b));
+    }
+    black_box(acc);
+}
+
+/// The stochastic loop on `a` and `b = −1`.
+fn stochastic(n: usize, a: Sf64) {
+    let b = black_box(Sf64::new(-1.0));
+    let mut acc = Sf64::new(0.0);
+    for _ in 0..n {
+        acc += black_box(black_box(a) + black_box(b));
+    }
+    black_box(acc);
+}
+
+/// The stochastic loop on exact operands: the pre-test fires, nothing is lost.
+fn exact(n: usize) {
+    stochastic(n, black_box(Sf64::new(1.0 + 1e-12)));
+}
+
+/// The stochastic loop on a noisy `a`: every `a + b` is a cancellation and a collapse.
+fn noisy(n: usize) {
+    stochastic(
+        n,
+        black_box(Sf64::from_samples([1.0 + 1e-12, 1.0 - 1e-12, 1.0 + 3e-13])),
+    );
+}
+
+/// Every check on, or every check off; no report at exit.
+fn checks(on: bool) {
+    Config::default()
+        .detect_all(on)
+        .report(ReportMode::Off)
+        .apply();
+}
+
+fn main() {
+    let mut n = 1_000_000;
+    let mut threads = std::thread::available_parallelism()
+        .map(|p| p.get())
+        .unwrap_or(2)
+        .max(2);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--quick" => n = 10_000,
+            "--threads" => {
+                threads = match args.next().and_then(|v| v.parse().ok()) {
+                    Some(t) if t >= 1 => t,
+                    _ => {
+                        eprintln!("--threads needs a whole number of at least 1");
+                        std::process::exit(2);
+                    }
+                }
+            }
+            other => {
+                eprintln!("unknown argument {other:?} (accepted: --quick, --threads N)");
+                std::process::exit(2);
+            }
+        }
+    }
+    println!("stoch instability cost: {n} iterations per thread, wall-clock ns per iteration");
+    println!(
+        "{:<26} {:>10} {:>11}",
+        "loop",
+        "1 thread",
+        format!("{threads} threads")
+    );
+    let rows: [Row; 4] = [
+        ("plain", false, plain),
+        ("checks off", false, exact),
+        ("slow path, nothing found", true, exact),
+        ("cancellation found", true, noisy),
+    ];
+    let mut found = 0;
+    for (name, on, body) in rows {
+        checks(on);
+        reset();
+        let one = per_iteration(1, n, body);
+        let many = per_iteration(threads, n, body);
+        println!("{name:<26} {one:>10.1} {many:>11.1}");
+        found = report().count(Instability::Cancellation);
+    }
+    let want = (n + threads * n) as u64;
+    if found != want {
+        eprintln!("counted {found} cancellations, expected {want} ({n} + {threads} x {n})");
+        std::process::exit(1);
+    }
+    println!("counted: {found} cancellations ({n} + {threads} x {n}), as expected");
+}
