@@ -783,6 +783,14 @@ mod tests {
         }
     }
 
+    /// The assembly that reads which state components are in use (`xgetbv` with `ecx = 1`)
+    /// into `rax` (clobbers `rcx` and `rdx`).
+    macro_rules! read_in_use {
+        () => {
+            "mov ecx, 1\nxgetbv\nshl rdx, 32\nor rax, rdx"
+        };
+    }
+
     /// The assembly that loads `xmm0`-`xmm15` from `r12`, 16 bytes apart.
     macro_rules! load_xmm_from_r12 {
         () => {
@@ -1171,20 +1179,14 @@ mod tests {
         unsafe {
             asm!(
                 "vzeroupper",
-                "mov ecx, 1",
-                "xgetbv",
-                "shl rdx, 32",
-                "or rax, rdx",
+                read_in_use!(),
                 "mov r12, rax",
                 "lea rsp, [rsp - 128]",
                 "mov rdx, r13",
                 "xor edi, edi",
                 "call {t}",
                 "lea rsp, [rsp + 128]",
-                "mov ecx, 1",
-                "xgetbv",
-                "shl rdx, 32",
-                "or rax, rdx",
+                read_in_use!(),
                 t = sym trampoline,
                 in("r13") u64::from(expected_state()),
                 in("rsi") f,
@@ -1232,10 +1234,7 @@ mod tests {
                 "xor edx, edx",
                 "mov eax, 0xe0",
                 "xrstor64 [r14]",
-                "mov ecx, 1",
-                "xgetbv",
-                "shl rdx, 32",
-                "or rax, rdx",
+                read_in_use!(),
                 "mov r14, rax",
                 load_xmm_from_r12!(),
                 "mov rdx, r15",
@@ -1243,10 +1242,7 @@ mod tests {
                 "lea rsp, [rsp - 128]",
                 "call {t}",
                 "lea rsp, [rsp + 128]",
-                "mov ecx, 1",
-                "xgetbv",
-                "shl rdx, 32",
-                "or rax, rdx",
+                read_in_use!(),
                 "mov r15, rax",
                 store_zmm_at_r13!(),
                 "kmovw eax, k0",
