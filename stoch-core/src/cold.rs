@@ -119,7 +119,7 @@ fn invoke(entry: usize, call: *mut u8) {
 /// library code, such as an AVX-512 `memcpy`, that changes them.
 ///
 /// `0`: not yet known (the trampoline finds out with `cpuid` and `xgetbv` and stores the
-/// answer); [`SSE`], [`XSAVE`] or [`XSAVEC`].
+/// answer); [`SSE`], [`XSAVE`], [`XSAVEC`], [`INUSE`], [`INUSE512`] or [`INUSE512BW`].
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 static VECTOR_STATE: AtomicU8 = AtomicU8::new(0);
 
@@ -589,9 +589,9 @@ mod tests {
     //! The trampoline against its contract: every register a C call may change holds, after
     //! it, what it held before, although the function called overwrites them all, and the
     //! upper halves of the vector registers are left unused when they were. Every way of saving
-    //! the processor supports is tested (on this project's AVX-512 machine all three, on all
-    //! 32 `zmm` and the 8 mask registers), whatever the build's target: the state follows the
-    //! processor, not the build.
+    //! the processor supports is tested (on this project's AVX-512 machine all six, the last
+    //! ones on all 32 `zmm` and the 8 mask registers), whatever the build's target: the state
+    //! follows the processor, not the build.
     use super::*;
     use core::arch::asm;
     use core::arch::x86_64::__cpuid_count;
