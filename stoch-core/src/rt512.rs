@@ -145,10 +145,20 @@ fn a32(v: __m128) -> [f32; 4] {
 }
 
 /// `op` (`vaddsd`, `vmulsd` or `vdivsd`) with random rounding on f64 lanes, one scalar
-/// instruction per sample: `xor_b`/`xor_bhi` sign-mask `b` too (sums: both operands; products
-/// and quotients: one).
+/// instruction per sample: `$bx`/`$bxhi` name the registers that hold `b` as the instruction
+/// reads it (sums sign-mask both operands into `y`/`g`; products and quotients one, and read
+/// `b` and `bhi` as they are). The operands are read only (three-operand forms), so the
+/// compiler keeps them where they are for the checks that follow, without copies.
 macro_rules! binop64 {
-    ($name:ident, $insn:literal, $xor_b:literal, $xor_bhi:literal) => {
+    (
+        $name:ident,
+        $insn:literal,
+        $xor_b:literal,
+        $bx:literal,
+        $xor_bhi:literal,
+        $bxhi:literal,
+        [$($y:tt)*]
+    ) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
         /// [`available`] says the processor has AVX-512F.
         #[inline(always)]
@@ -156,32 +166,37 @@ macro_rules! binop64 {
             let ((alo, ahi), (blo, bhi)) = (split64(a), split64(b));
             let (lo, hi): (__m128d, __m128d);
             // SAFETY: the processor has AVX-512F (callers check `on`/`available`); the assembly
-            // reads the mask table only and writes its declared operands only.
+            // reads the mask table only and writes its declared operands only. `lo` and `hi`
+            // are written after the last read of an input (they may share its register).
             unsafe {
                 asm!(
                     "vmovupd {m}, [{tab} + {off}]",
                     "vmovupd {mh}, [{tab} + {off} + 16]",
                     "vorpd {f}, {ahi}, {bhi}",
-                    "vxorpd {a}, {a}, {m}",
-                    "vxorpd {ahi}, {ahi}, {mh}",
+                    "vxorpd {x}, {a}, {m}",
                     $xor_b,
-                    $xor_bhi,
-                    "vpermilpd {t}, {a}, 1",
-                    "vpermilpd {u}, {b}, 1",
-                    concat!($insn, " {a}, {a}, {b}, {{ru-sae}}"),
+                    "vpermilpd {t}, {x}, 1",
+                    concat!("vpermilpd {u}, ", $bx, ", 1"),
+                    concat!($insn, " {x}, {x}, ", $bx, ", {{ru-sae}}"),
                     concat!($insn, " {t}, {t}, {u}, {{ru-sae}}"),
-                    concat!($insn, " {ahi}, {ahi}, {bhi}, {{ru-sae}}"),
-                    "vunpcklpd {a}, {a}, {t}",
-                    "vxorpd {a}, {a}, {m}",
-                    "vxorpd {ahi}, {ahi}, {mh}",
-                    "vblendpd {ahi}, {ahi}, {f}, 2",
-                    a = inout(xmm_reg) alo => lo,
-                    ahi = inout(xmm_reg) ahi => hi,
-                    b = inout(xmm_reg) blo => _,
-                    bhi = inout(xmm_reg) bhi => _,
+                    "vxorpd {u}, {ahi}, {mh}",
+                    $xor_bhi,
+                    concat!($insn, " {u}, {u}, ", $bxhi, ", {{ru-sae}}"),
+                    "vunpcklpd {x}, {x}, {t}",
+                    "vxorpd {lo}, {x}, {m}",
+                    "vxorpd {u}, {u}, {mh}",
+                    "vblendpd {hi}, {u}, {f}, 2",
+                    a = in(xmm_reg) alo,
+                    ahi = in(xmm_reg) ahi,
+                    b = in(xmm_reg) blo,
+                    bhi = in(xmm_reg) bhi,
+                    lo = lateout(xmm_reg) lo,
+                    hi = lateout(xmm_reg) hi,
                     f = out(xmm_reg) _,
                     m = out(xmm_reg) _,
                     mh = out(xmm_reg) _,
+                    x = out(xmm_reg) _,
+                    $($y)*
                     t = out(xmm_reg) _,
                     u = out(xmm_reg) _,
                     tab = in(reg) MASK_F64.as_ptr(),
@@ -196,7 +211,7 @@ macro_rules! binop64 {
 
 /// The same on f32 lanes (one register).
 macro_rules! binop32 {
-    ($name:ident, $insn:literal, $xor_b:literal) => {
+    ($name:ident, $insn:literal, $xor_b:literal, $bx:literal, [$($y:tt)*]) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
         /// [`available`] says the processor has AVX-512F.
         #[inline(always)]
@@ -207,23 +222,26 @@ macro_rules! binop32 {
                 asm!(
                     "vmovups {m}, [{tab} + {off}]",
                     "vorps {f}, {a}, {b}",
-                    "vxorps {a}, {a}, {m}",
+                    "vxorps {x}, {a}, {m}",
                     $xor_b,
-                    "vmovshdup {t}, {a}",
-                    "vmovshdup {u}, {b}",
+                    "vmovshdup {t}, {x}",
+                    concat!("vmovshdup {u}, ", $bx),
                     concat!($insn, " {t}, {t}, {u}, {{ru-sae}}"),
-                    "vpermilps {u}, {a}, 2",
-                    "vpermilps {v}, {b}, 2",
+                    "vpermilps {u}, {x}, 2",
+                    concat!("vpermilps {v}, ", $bx, ", 2"),
                     concat!($insn, " {u}, {u}, {v}, {{ru-sae}}"),
-                    concat!($insn, " {a}, {a}, {b}, {{ru-sae}}"),
-                    "vinsertps {a}, {a}, {t}, 0x10",
-                    "vinsertps {a}, {a}, {u}, 0x20",
-                    "vxorps {a}, {a}, {m}",
-                    "vblendps {a}, {a}, {f}, 8",
-                    a = inout(xmm_reg) v32(a) => r,
-                    b = inout(xmm_reg) v32(b) => _,
+                    concat!($insn, " {x}, {x}, ", $bx, ", {{ru-sae}}"),
+                    "vinsertps {x}, {x}, {t}, 0x10",
+                    "vinsertps {x}, {x}, {u}, 0x20",
+                    "vxorps {x}, {x}, {m}",
+                    "vblendps {r}, {x}, {f}, 8",
+                    a = in(xmm_reg) v32(a),
+                    b = in(xmm_reg) v32(b),
+                    r = lateout(xmm_reg) r,
                     f = out(xmm_reg) _,
                     m = out(xmm_reg) _,
+                    x = out(xmm_reg) _,
+                    $($y)*
                     t = out(xmm_reg) _,
                     u = out(xmm_reg) _,
                     v = out(xmm_reg) _,
@@ -241,14 +259,23 @@ macro_rules! binop32 {
 binop64!(
     add_f64,
     "vaddsd",
-    "vxorpd {b}, {b}, {m}",
-    "vxorpd {bhi}, {bhi}, {mh}"
+    "vxorpd {y}, {b}, {m}",
+    "{y}",
+    "vxorpd {y}, {bhi}, {mh}",
+    "{y}",
+    [y = out(xmm_reg) _,]
 );
-binop64!(mul_f64, "vmulsd", "", "");
-binop64!(div_f64, "vdivsd", "", "");
-binop32!(add_f32, "vaddss", "vxorps {b}, {b}, {m}");
-binop32!(mul_f32, "vmulss", "");
-binop32!(div_f32, "vdivss", "");
+binop64!(mul_f64, "vmulsd", "", "{b}", "", "{bhi}", []);
+binop64!(div_f64, "vdivsd", "", "{b}", "", "{bhi}", []);
+binop32!(
+    add_f32,
+    "vaddss",
+    "vxorps {y}, {b}, {m}",
+    "{y}",
+    [y = out(xmm_reg) _,]
+);
+binop32!(mul_f32, "vmulss", "", "{b}", []);
+binop32!(div_f32, "vdivss", "", "{b}", []);
 
 /// `a·b + c` with random rounding (lane 3: OR of the three flags lanes).
 #[inline(always)]
@@ -431,6 +458,60 @@ mod tests {
             e.contains("STOCH_PORTABLE=\"portable\"") && e.contains("1 or 0"),
             "{e}"
         );
+    }
+
+    /// The kernels on whole values: samples in lanes 0-2 in order, and lane 3 the OR of the
+    /// operands' flags lanes (the square root keeps its operand's). Exact operations, so every
+    /// rounding direction gives the same samples.
+    #[test]
+    fn kernels_keep_the_lanes_in_order_and_or_the_flags() {
+        if !available() {
+            eprintln!("skipped: this processor has no AVX-512F");
+            return;
+        }
+        let (fa, fb, fc) = (0b0000_0101u64, 0b1000_0010, 0b0001_0000);
+        let a = [1.5, 2.5, 4.0, f64::from_bits(fa)];
+        let b = [0.25, 0.5, 0.125, f64::from_bits(fb)];
+        let c = [1.0, -1.0, 8.0, f64::from_bits(fc)];
+        for dir in 0..4 {
+            let cases = [
+                (add_f64(a, b, dir), [1.75, 3.0, 4.125], fa | fb),
+                (mul_f64(a, b, dir), [0.375, 1.25, 0.5], fa | fb),
+                (div_f64(a, b, dir), [6.0, 5.0, 32.0], fa | fb),
+                (fma_f64(a, b, c, dir), [1.375, 0.25, 8.5], fa | fb | fc),
+                (sqrt_f64([2.25, 6.25, 4.0, a[3]], dir), [1.5, 2.5, 2.0], fa),
+            ];
+            for (i, (r, samples, flags)) in cases.into_iter().enumerate() {
+                assert_eq!(r[..3], samples, "f64 kernel {i}, dir {dir}");
+                assert_eq!(
+                    r[3].to_bits(),
+                    flags,
+                    "f64 kernel {i}, dir {dir}: flags lane"
+                );
+            }
+            let (ga, gb, gc) = (fa as u32, fb as u32, fc as u32);
+            let a = a.map(|x| x as f32);
+            let (a, b, c) = (
+                [a[0], a[1], a[2], f32::from_bits(ga)],
+                [0.25, 0.5, 0.125, f32::from_bits(gb)],
+                [1.0, -1.0, 8.0, f32::from_bits(gc)],
+            );
+            let cases = [
+                (add_f32(a, b, dir), [1.75, 3.0, 4.125], ga | gb),
+                (mul_f32(a, b, dir), [0.375, 1.25, 0.5], ga | gb),
+                (div_f32(a, b, dir), [6.0, 5.0, 32.0], ga | gb),
+                (fma_f32(a, b, c, dir), [1.375, 0.25, 8.5], ga | gb | gc),
+                (sqrt_f32([2.25, 6.25, 4.0, a[3]], dir), [1.5, 2.5, 2.0], ga),
+            ];
+            for (i, (r, samples, flags)) in cases.into_iter().enumerate() {
+                assert_eq!(r[..3], samples, "f32 kernel {i}, dir {dir}");
+                assert_eq!(
+                    r[3].to_bits(),
+                    flags,
+                    "f32 kernel {i}, dir {dir}: flags lane"
+                );
+            }
+        }
     }
 
     #[test]
