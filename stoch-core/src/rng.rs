@@ -84,6 +84,12 @@ fn next(st: &State) -> u64 {
     }
 }
 
+/// Marks the branch that calls it as the unlikely one (a refill every 31 operations), so the
+/// compiler lays out the common case as the straight path, without taken jumps.
+#[cold]
+#[inline(always)]
+fn refill_is_rare() {}
+
 /// Two random bits (in the low bits of the result) for one random rounding.
 ///
 /// Everything, the generator's step included, is inline: a call on the hot path would make the
@@ -100,6 +106,7 @@ pub(crate) fn dir2() -> u32 {
     // reaches bit 0 after 31 pairs, and the next call draws 64 new bits.
     let b = st.bits.get();
     if b <= 1 {
+        refill_is_rare();
         let x = next(st);
         st.bits.set((x >> 2) | (1 << 62));
         (x & 3) as u32
