@@ -1504,6 +1504,41 @@ fn hook_sees_f32_operands_widened() {
     assert_eq!(*seen.lock().unwrap(), [[0.5, -0.25, 0.125]]);
 }
 
+/// The subtraction of `b` from `a`, in a function of its own (not inlined into the test).
+#[inline(never)]
+fn subtract_in_a_frame_of_its_own(a: Sf64, b: Sf64) -> Sf64 {
+    std::hint::black_box(a) - b
+}
+
+/// A backtrace taken in the hook, which runs on the out-of-line slow path of the check, walks on
+/// past it into the function that performed the operation and down to the thread's first frame:
+/// what a debugger shows at a breakpoint on an instability, and what a panic's backtrace shows.
+#[test]
+fn a_backtrace_from_the_hook_reaches_the_operation_and_its_callers() {
+    let _g = defaults();
+    let traces: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = traces.clone();
+    set_hook(move |_| {
+        let bt = std::backtrace::Backtrace::force_capture().to_string();
+        sink.lock().unwrap().push(bt);
+    });
+    let _ = subtract_in_a_frame_of_its_own(ten_digits(), Sf64::new(0.9999));
+    clear_hook();
+    let traces = traces.lock().unwrap().clone();
+    assert_eq!(traces.len(), 1, "one cancellation, one event");
+    // The test's own frame may be inlined into the harness in a release build: the walk must
+    // reach the operation's function and the root of the thread.
+    let bt = &traces[0];
+    assert!(
+        bt.contains("subtract_in_a_frame_of_its_own"),
+        "no `subtract_in_a_frame_of_its_own` in:\n{bt}"
+    );
+    assert!(
+        bt.contains("thread_start") || bt.contains("main"),
+        "the walk did not reach the thread's first frame:\n{bt}"
+    );
+}
+
 #[test]
 fn panic_on_names_the_site() {
     let _g = setup(Config::default().panic_on(Instability::Division));

@@ -180,6 +180,12 @@ const AREA: usize = 2752;
 unsafe extern "C" fn trampoline() {
     core::arch::naked_asm!(
         ".cfi_startproc",
+        // Every caller steps over its red zone before the call (`lea rsp, [rsp - 128]`, see
+        // `invoke`), which the caller's own unwind rules do not know of: the canonical frame
+        // address given here is the caller's stack pointer before that step, 128 bytes above
+        // the usual one, so that unwinders (backtraces, debuggers) walk on into the caller.
+        ".cfi_def_cfa_offset 136",
+        ".cfi_offset rip, -136",
         "push rbp",
         ".cfi_adjust_cfa_offset 8",
         ".cfi_rel_offset rbp, 0",
@@ -1315,5 +1321,68 @@ mod tests {
         );
         // The thread's slot is empty again, and the next call works.
         assert_eq!(run((), |_| 5u32), 5);
+    }
+
+    /// A caller whose unwind rules count from its stack pointer, as a compiled caller's often
+    /// do: it steps over its red zone and calls the trampoline as [`invoke`] does, passing on
+    /// `rdi` (the `Call`) and `rsi` (the function).
+    ///
+    /// # Safety
+    ///
+    /// As for [`invoke`]: `call` is a live `Call` and `entry` its `entry` function.
+    #[unsafe(naked)]
+    unsafe extern "C" fn rsp_based_caller(call: *mut u8, entry: usize) {
+        core::arch::naked_asm!(
+            ".cfi_startproc",
+            "push rbx",
+            ".cfi_adjust_cfa_offset 8",
+            ".cfi_rel_offset rbx, 0",
+            "movzx edx, byte ptr [rip + {state}]",
+            "lea rsp, [rsp - 128]",
+            "call {t}",
+            "lea rsp, [rsp + 128]",
+            "pop rbx",
+            ".cfi_adjust_cfa_offset -8",
+            ".cfi_restore rbx",
+            "ret",
+            ".cfi_endproc",
+            state = sym VECTOR_STATE,
+            t = sym trampoline,
+        );
+    }
+
+    /// A backtrace taken in a slow function called through [`rsp_based_caller`].
+    #[inline(never)]
+    fn backtrace_through_an_rsp_based_caller() -> String {
+        let mut call = Call {
+            args: (),
+            f: |_: &()| std::backtrace::Backtrace::force_capture().to_string(),
+            out: MaybeUninit::uninit(),
+            panicked: false,
+        };
+        let entry: extern "C" fn(*mut Call<(), String>) = entry::<(), String>;
+        // SAFETY: as in `run`: the trampoline gets a live `Call` and its `entry`.
+        unsafe { rsp_based_caller((&mut call as *mut Call<(), String>).cast(), entry as usize) };
+        assert!(!call.panicked);
+        // SAFETY: `entry` wrote `out`, since it did not panic.
+        unsafe { call.out.assume_init() }
+    }
+
+    /// Unwinders (backtraces, debuggers, the panic machinery's backtrace) walk from a slow
+    /// function through the trampoline into its caller and on: the trampoline's unwind rules
+    /// give the caller's stack pointer as it was before the step over the red zone. Without
+    /// that, the walk reads a return address 128 bytes off and ends in garbage or a crash.
+    #[test]
+    fn unwinders_walk_through_the_trampoline_into_its_caller() {
+        let bt = backtrace_through_an_rsp_based_caller();
+        // The caller, its caller, and the root of the thread (the test itself may be inlined
+        // into the harness in a release build, and its frame then has no name of its own).
+        for frame in ["rsp_based_caller", "backtrace_through_an_rsp_based_caller"] {
+            assert!(bt.contains(frame), "no `{frame}` in:\n{bt}");
+        }
+        assert!(
+            bt.contains("thread_start") || bt.contains("main"),
+            "the walk did not reach the thread's first frame:\n{bt}"
+        );
     }
 }
