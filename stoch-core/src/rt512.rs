@@ -48,7 +48,7 @@ fn detect() {
 
 /// Whether `STOCH_PORTABLE` asks for the portable path (see [`parse_portable`]); a value it
 /// does not accept is named on stderr and changes nothing.
-#[cfg(not(target_feature = "avx512f"))]
+#[cfg_attr(target_feature = "avx512f", allow(dead_code))]
 fn portable_requested() -> bool {
     let Some(v) = std::env::var_os("STOCH_PORTABLE") else {
         return false;
@@ -519,7 +519,7 @@ mod tests {
         let p = crate::rounding::path();
         if cfg!(target_feature = "avx512f") {
             assert_eq!(p, "AVX-512 embedded rounding");
-        } else if available() && std::env::var_os("STOCH_PORTABLE").is_none() {
+        } else if available() && !portable_requested() {
             assert!(p.contains("chosen at run time"), "{p}");
             #[cfg(not(target_feature = "avx512f"))]
             assert!(on());
