@@ -2,8 +2,10 @@
 //
 // Device types `stoch_float` and `stoch_double` with exactly the layout of the host types
 // `stoch_core::Stochastic<f32>` / `Stochastic<f64>`: three samples x, y, z, one byte of sticky
-// instability flags, explicit zero padding (16 and 32 bytes). A slice of host values is copied to
-// the device byte for byte and back.
+// instability flags, explicit padding (16 and 32 bytes). A slice of host values is copied to
+// the device byte for byte and back. Device code reads the flag byte only and writes zero
+// padding; the host writes the upper bytes of the number 1 there (so that the flag byte's lane
+// is a normal number on the CPU), and takes either.
 //
 // Every + - * / sqrt fma on a sample is the exact result rounded toward +inf or -inf, chosen at
 // random through the directed-rounding intrinsics (__fadd_ru/__fadd_rd, ...): x and y draw one
@@ -80,7 +82,7 @@ template <class T> struct stoch_pad;
 template <> struct stoch_pad<float> { enum { bytes = 3 }; };
 template <> struct stoch_pad<double> { enum { bytes = 7 }; };
 
-/// A stochastic number: three samples, a sticky flag byte, zero padding (host layout).
+/// A stochastic number: three samples, a sticky flag byte, padding (host layout; zero here).
 template <class T> struct stoch_t {
     T x, y, z;
     /// Instability flags (STOCH_* bits). `mutable`: comparisons flag their operands.
@@ -127,7 +129,7 @@ static_assert(sizeof(stoch_float_prefix4) == 16 && sizeof(stoch_double_prefix4) 
 // `a[i]` is read as three 4-byte loads and a byte load; an element of a device buffer is always
 // 16-byte aligned (cudaMalloc returns 256-byte aligned memory, elements are 16 or 32 bytes), and
 // these helpers read and write it in one 16-byte access (two for stoch_double), with the flag
-// byte and zero padding in the last word. Use them in memory-bound kernels (the shipped stencil
+// byte and padding in the last word. Use them in memory-bound kernels (the shipped stencil
 // does); `p` must be 16-byte aligned.
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 __device__ __forceinline__ stoch_float stoch_load(const stoch_float* p) {
@@ -1001,5 +1003,5 @@ template <class T> __device__ __forceinline__ void stoch_atomic_add(stoch_t<T>* 
     stoch_atomic_add_sample(&p->x, v.x, r & 1u);
     stoch_atomic_add_sample(&p->y, v.y, (r & 2u) != 0);
     stoch_atomic_add_sample(&p->z, v.z, (r & 2u) == 0);
-    if (v.flags) atomicOr((unsigned int*)&p->flags, (unsigned int)v.flags); // flags + zero padding, little-endian
+    if (v.flags) atomicOr((unsigned int*)&p->flags, (unsigned int)v.flags); // flags + padding, little-endian
 }

@@ -11,9 +11,12 @@ use crate::{rng, StochFloat};
 /// Guaranteed, and relied on by `stoch-gpu`'s byte copies: `#[repr(C)]`, size 16 (`f32`) or 32
 /// (`f64`), alignment that of `T`; bytes `0..3·size_of::<T>()` are the samples `x, y, z`, the
 /// next byte is the flag byte (bits `1 << k` for kind `k`, top bit 0), and the remaining 3 or 7
-/// bytes are zero. Every field is plain data, so any byte pattern with zero padding and the
-/// top flag bit clear is a valid value. This is the layout of `stoch_float`/`stoch_double` in
-/// `kernels/stochastic.cuh`.
+/// bytes are padding: zeros, or the upper bytes of the number 1 (`00 80 3f`, resp.
+/// `00 00 00 00 00 f0 3f`), which the host writes so that the lane of the flag byte is a
+/// normal number (packed arithmetic on a subnormal one is slow on some processors). Every field
+/// is plain data, so any byte pattern with either padding and the top flag bit clear is a valid
+/// value. This is the layout of `stoch_float`/`stoch_double` in `kernels/stochastic.cuh`, whose
+/// device code reads the flag byte only and writes zero padding.
 ///
 /// # Examples
 ///
@@ -27,8 +30,8 @@ use crate::{rng, StochFloat};
 #[repr(C)]
 pub struct Stochastic<T: StochFloat> {
     /// Samples x, y, z, then a lane whose first byte is the flag byte and whose other bytes
-    /// are zero (the same bytes as `[T; 3]`, `u8`, zero padding). Keeping four lanes of one
-    /// type lets the value live in one vector register.
+    /// are the padding (the same bytes as `[T; 3]`, `u8`, padding; see the type's layout).
+    /// Keeping four lanes of one type lets the value live in one vector register.
     pub(crate) v: T::Lanes,
 }
 
@@ -468,20 +471,34 @@ mod tests {
         assert_eq!(core::mem::align_of::<Sf32>(), 4);
         assert_eq!(core::mem::size_of::<Sf64>(), 32);
         assert_eq!(core::mem::align_of::<Sf64>(), 8);
-        // Bytes: samples, the flag byte, zero padding.
+        // Bytes: samples, the flag byte, the padding the host writes (the upper bytes of 1).
         let x = Sf64::from_parts([1.0, 2.0, 3.0], crate::Flags::from_bits(0x41));
         // SAFETY: Sf64 is 32 bytes of plain data with no uninitialised bytes.
         let b: [u8; 32] = unsafe { core::mem::transmute(x) };
         assert_eq!(&b[0..8], &1.0f64.to_le_bytes());
         assert_eq!(&b[16..24], &3.0f64.to_le_bytes());
         assert_eq!(b[24], 0x41);
-        assert!(b[25..].iter().all(|&z| z == 0));
+        assert_eq!(b[25..], 1.0f64.to_le_bytes()[1..]);
         let y = Sf32::from_parts([1.0, 2.0, 3.0], crate::Flags::from_bits(0x7f));
         // SAFETY: Sf32 is 16 bytes of plain data with no uninitialised bytes.
         let b: [u8; 16] = unsafe { core::mem::transmute(y) };
         assert_eq!(&b[8..12], &3.0f32.to_le_bytes());
         assert_eq!(b[12], 0x7f);
-        assert!(b[13..].iter().all(|&z| z == 0));
+        assert_eq!(b[13..], 1.0f32.to_le_bytes()[1..]);
+        // Zero padding (what the device writes) is a valid value with the same flags.
+        let mut z = b;
+        z[13..].fill(0);
+        // SAFETY: any bytes with the top flag bit clear are a valid Sf32 (see the layout).
+        let z: Sf32 = unsafe { core::mem::transmute(z) };
+        assert_eq!(z.flags().bits(), 0x7f);
+        assert_eq!(z.samples(), [1.0, 2.0, 3.0]);
+        // The flag lane is never a subnormal number.
+        for f in [0u8, 1, 0x41, 0x7f] {
+            let v = Sf32::from_parts([0.0; 3], crate::Flags::from_bits(f));
+            assert!(v.a()[3].is_normal() && v.fl() == f, "{f:#x}");
+            let v = Sf64::from_parts([0.0; 3], crate::Flags::from_bits(f));
+            assert!(v.a()[3].is_normal() && v.fl() == f, "{f:#x}");
+        }
     }
 
     #[test]

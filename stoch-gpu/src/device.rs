@@ -49,8 +49,9 @@ const _: () = assert!(std::mem::align_of::<Stochastic<f64>>() == 8);
 
 /// View stochastic values as their bytes.
 pub(crate) fn as_bytes<T: StochFloat>(values: &[Stochastic<T>]) -> &[u8] {
-    // SAFETY: `Stochastic<T>` is `#[repr(C)]` plain data (three samples, a flag byte, explicit
-    // padding fields that are always zero), so it has no uninitialised bytes; the slice covers
+    // SAFETY: `Stochastic<T>` is `#[repr(C)]` plain data (three samples, a flag byte, padding
+    // bytes that are always written: zeros or the upper bytes of 1), so it has no uninitialised
+    // bytes; the slice covers
     // exactly `size_of_val(values)` bytes of one allocation, and u8 has alignment 1.
     unsafe {
         std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
@@ -61,7 +62,7 @@ pub(crate) fn as_bytes<T: StochFloat>(values: &[Stochastic<T>]) -> &[u8] {
 fn as_bytes_mut<T: StochFloat>(values: &mut [Stochastic<T>]) -> &mut [u8] {
     // SAFETY: as in `as_bytes`; in addition every byte pattern is a valid `Stochastic<T>`
     // (floats, a u8 flag byte and u8 padding), and the device writes only values built by
-    // stochastic.cuh, whose padding is zero, so the crate's "padding is zero" invariant holds.
+    // stochastic.cuh, whose padding is zero, one of the two paddings `stoch_core` accepts.
     unsafe {
         std::slice::from_raw_parts_mut(
             values.as_mut_ptr().cast::<u8>(),

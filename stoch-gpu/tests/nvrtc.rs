@@ -228,7 +228,7 @@ fn host_layout_word<T: stoch_core::StochFloat>(samples: [T; 3]) -> u64 {
     let v = Stochastic::from_parts(samples, Flags::from_bits(0x5A));
     let size = std::mem::size_of::<Stochastic<T>>();
     let w = std::mem::size_of::<T>();
-    // SAFETY: `v` is a live, fully initialised value of `size` bytes (explicit zero padding).
+    // SAFETY: `v` is a live, fully initialised value of `size` bytes (padding written).
     let bytes =
         unsafe { std::slice::from_raw_parts((&v as *const Stochastic<T>).cast::<u8>(), size) };
     let one = |s: T| -> Vec<u8> {
@@ -248,9 +248,17 @@ fn host_layout_word<T: stoch_core::StochFloat>(samples: [T; 3]) -> u64 {
         find(&one(samples[2])),
     );
     let flags = bytes.iter().position(|&b| b == 0x5A).unwrap() as u64;
-    assert!(
-        bytes[flags as usize + 1..].iter().all(|&b| b == 0),
-        "padding must be zero"
+    // The host's padding: the upper bytes of the number 1, so that the flag byte's lane is a
+    // normal number (the device writes zeros; both are valid values).
+    let upper: Vec<u8> = if w == 4 {
+        1.0f32.to_le_bytes()[1..].to_vec()
+    } else {
+        1.0f64.to_le_bytes()[1..].to_vec()
+    };
+    assert_eq!(
+        bytes[flags as usize + 1..],
+        upper[..],
+        "padding: the upper bytes of 1"
     );
     let pad = flags + 1;
     size as u64
