@@ -82,7 +82,7 @@ pub trait StochFloat:
 }
 
 macro_rules! impl_stoch_float {
-    ($t:ident, $digits:expr) => {
+    ($t:ident, $bits:ty, $digits:expr) => {
         impl StochFloat for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -113,7 +113,7 @@ macro_rules! impl_stoch_float {
             }
             #[inline(always)]
             fn flags_lane(f: u8) -> Self {
-                $t::from_bits((1.0 as $t).to_bits() | f as <Self as Bits>::B)
+                $t::from_bits((1.0 as $t).to_bits() | f as $bits)
             }
             #[inline(always)]
             fn lane_flags(self) -> u8 {
@@ -126,16 +126,5 @@ macro_rules! impl_stoch_float {
         }
     };
 }
-/// The unsigned integer type of a float's bits.
-trait Bits {
-    type B;
-}
-impl Bits for f32 {
-    type B = u32;
-}
-impl Bits for f64 {
-    type B = u64;
-}
-
-impl_stoch_float!(f32, 7);
-impl_stoch_float!(f64, 15);
+impl_stoch_float!(f32, u32, 7);
+impl_stoch_float!(f64, u64, 15);
