@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::rounding::DIR_SHIFT;
+
 /// The default seed: runs repeat exactly unless a seed is configured.
 pub const DEFAULT_SEED: u64 = 0x005E_ED0F_DA5A_C0DE;
 
@@ -21,8 +23,13 @@ static EPOCH: AtomicU64 = AtomicU64::new(0);
 
 struct State {
     rng: Cell<Option<Xoshiro256PlusPlus>>,
-    /// The unused random bits above a marker bit: `bits ≤ 1` means none are left.
+    /// The next direction pairs, in place from bit `DIR_SHIFT` up, below a marker bit (see
+    /// [`dir2`]).
     bits: Cell<u64>,
+    /// Bits drawn from the generator and not yet moved into `bits`, the next lowest.
+    spare: Cell<u128>,
+    /// How many of `spare`'s bits are valid.
+    spare_len: Cell<u32>,
     index: Cell<u64>,
     /// Epoch of the seed the generator was drawn from.
     epoch: Cell<u64>,
@@ -33,6 +40,8 @@ thread_local! {
         State {
             rng: Cell::new(None),
             bits: Cell::new(0),
+            spare: Cell::new(0),
+            spare_len: Cell::new(0),
             index: Cell::new(u64::MAX),
             epoch: Cell::new(0),
         }
@@ -64,6 +73,9 @@ fn reseed_next(st: &State, epoch: u64) -> u64 {
         st.index.get(),
     ));
     st.epoch.set(EPOCH.load(Ordering::Acquire).max(epoch));
+    // Bits left from the previous stream are not used.
+    st.spare.set(0);
+    st.spare_len.set(0);
     let x = rng.next_u64();
     st.rng.set(Some(rng));
     x
@@ -84,13 +96,39 @@ fn next(st: &State) -> u64 {
     }
 }
 
-/// Marks the branch that calls it as the unlikely one (a refill every 31 operations), so the
+/// Direction pairs per word: bits `DIR_SHIFT` to 62, the marker at 63.
+const PAIRS: u32 = (63 - DIR_SHIFT) / 2;
+
+/// A word below this has no pair left at bit `DIR_SHIFT` (the marker is at or below it).
+const REFILL_BELOW: u64 = 1 << (DIR_SHIFT + 2);
+
+/// The next word of direction pairs: the next `2·PAIRS` bits of the generator's stream in place
+/// from bit `DIR_SHIFT`, the marker bit above them. Pairs come out in the stream's order, two bits
+/// at a time from bit 0 of each 64-bit draw, so that a seed gives the same directions whatever
+/// the word's size (the stream as it was when each operation used bits 0 and 1 of the word).
+#[inline(always)]
+fn refill(st: &State) -> u64 {
+    const TAKE: u32 = 2 * PAIRS;
+    if st.spare_len.get() < TAKE {
+        let x = next(st); // a reseed empties `spare`: read it after
+        let len = st.spare_len.get();
+        st.spare.set(st.spare.get() | (u128::from(x) << len));
+        st.spare_len.set(len + 64);
+    }
+    let spare = st.spare.get();
+    st.spare.set(spare >> TAKE);
+    st.spare_len.set(st.spare_len.get() - TAKE);
+    ((spare as u64 & ((1 << TAKE) - 1)) << DIR_SHIFT) | (1 << 63)
+}
+
+/// Marks the branch that calls it as the unlikely one (a refill every 29 operations), so the
 /// compiler lays out the common case as the straight path, without taken jumps.
 #[cold]
 #[inline(always)]
 fn refill_is_rare() {}
 
-/// Two random bits (in the low bits of the result) for one random rounding.
+/// A direction word for one random rounding: two random bits in place at bit
+/// [`DIR_SHIFT`](crate::rounding::DIR_SHIFT), whatever in the others (the kernels ignore them).
 ///
 /// Everything, the generator's step included, is inline: a call on the hot path would make the
 /// compiler keep every live vector register in memory across the loop.
@@ -102,23 +140,24 @@ pub(crate) fn dir2() -> u32 {
     // SAFETY: the thread-local outlives this call on its own thread, and `State` is only
     // accessed through shared references to `Cell`s.
     let st = unsafe { &*st };
-    // One load, one test and one store per operation: the marker bit above the unused bits
-    // reaches bit 0 after 31 pairs, and the next call draws 64 new bits.
+    // One load, one test and one store per operation, and no shift to place the bits: the
+    // word moves down two places per operation and the kernels read the pair at `DIR_SHIFT`
+    // (as a byte offset into their tables). When the marker bit comes down to the pair, the
+    // call takes the next word.
     let b = st.bits.get();
-    if b <= 1 {
+    let b = if b < REFILL_BELOW {
         refill_is_rare();
-        let x = next(st);
-        st.bits.set((x >> 2) | (1 << 62));
-        (x & 3) as u32
+        refill(st)
     } else {
-        st.bits.set(b >> 2);
-        (b & 3) as u32
-    }
+        b
+    };
+    st.bits.set(b >> 2);
+    b as u32
 }
 
 /// Sets the seed of every thread's generator and restarts the calling thread's stream, so that a
 /// computation can be replayed. Other threads restart their streams at their next refill
-/// (within 32 operations). Thread indices are kept.
+/// (within 58 operations). Thread indices are kept.
 ///
 /// # Examples
 ///
@@ -139,7 +178,11 @@ pub fn seed(seed: u64) {
 pub(crate) fn set_seed(seed: u64) {
     SEED.store(seed, Ordering::Relaxed);
     EPOCH.fetch_add(1, Ordering::AcqRel);
-    STATE.with(|st| st.bits.set(0));
+    STATE.with(|st| {
+        st.bits.set(0);
+        st.spare_len.set(0);
+        st.spare.set(0);
+    });
 }
 
 /// The seed in use: [`DEFAULT_SEED`] unless [`seed`], a [`Config`](crate::Config) or
@@ -162,6 +205,7 @@ pub(crate) fn uniform_pm1() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rounding::dir_code;
     use std::sync::Mutex;
 
     /// The seed is process-wide: tests that set it run one at a time, or one's `seed` would
@@ -172,21 +216,44 @@ mod tests {
     fn bits_are_balanced_and_replayable() {
         let _lock = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         seed(7);
-        let a: Vec<u32> = (0..10_000).map(|_| dir2()).collect();
+        let a: Vec<u32> = (0..10_000).map(|_| dir_code(dir2())).collect();
         seed(7);
-        let b: Vec<u32> = (0..10_000).map(|_| dir2()).collect();
+        let b: Vec<u32> = (0..10_000).map(|_| dir_code(dir2())).collect();
         assert_eq!(a, b);
         let ones: u32 = a.iter().map(|d| d.count_ones()).sum();
         let frac = ones as f64 / 20_000.0;
         assert!((frac - 0.5).abs() < 0.02, "fraction of ones {frac}");
     }
 
+    /// The direction pairs are the generator's stream two bits at a time from bit 0 of each
+    /// draw, whatever the word in which `dir2` keeps them: a seed gives the directions it
+    /// always gave.
+    #[test]
+    fn pairs_follow_the_stream_in_order() {
+        let _lock = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        seed(0x5eed);
+        let got: Vec<u32> = (0..1000).map(|_| dir_code(dir2())).collect();
+        let index = STATE.with(|st| st.index.get());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(stream_seed(0x5eed, index));
+        let want: Vec<u32> = (0..1000 / 32 + 1)
+            .flat_map(|_| {
+                let x = rng.next_u64();
+                (0..32).map(move |k| ((x >> (2 * k)) & 3) as u32)
+            })
+            .take(1000)
+            .collect();
+        assert_eq!(got, want);
+        // The other bits of a word are not the pair's: the kernels must mask them.
+        let words: Vec<u32> = (0..64).map(|_| dir2()).collect();
+        assert!(words.iter().any(|w| w & !crate::rounding::DIR_MASK != 0));
+    }
+
     #[test]
     fn threads_get_distinct_streams() {
         let _lock = SEED_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         seed(11);
-        let here: Vec<u32> = (0..64).map(|_| dir2()).collect();
-        let there = std::thread::spawn(|| (0..64).map(|_| dir2()).collect::<Vec<u32>>())
+        let here: Vec<u32> = (0..64).map(|_| dir_code(dir2())).collect();
+        let there = std::thread::spawn(|| (0..64).map(|_| dir_code(dir2())).collect::<Vec<u32>>())
             .join()
             .unwrap();
         assert_ne!(here, there);

@@ -40,9 +40,56 @@
 #[cfg(target_arch = "x86_64")]
 use crate::rt512;
 
-/// Random-direction kernels on the three samples of a value. `dir` holds two random bits: bit 0
-/// chooses the direction of sample `x`, bit 1 that of sample `y`, and `z` takes the opposite of
-/// `y`. A set direction bit means "round down".
+/// Where the two random bits of a direction word lie. A `dir` argument of the kernels rounds
+/// sample `x` down when its bit `DIR_SHIFT` is set and `y` down when bit `DIR_SHIFT + 1` is,
+/// `z` the opposite way of `y`; its other bits are ignored. The generator hands out its bits in
+/// place (`dir & DIR_MASK`), which is the byte offset of the row to read in a table of four
+/// 32-byte rows: no shift on the hot path.
+#[doc(hidden)]
+pub const DIR_SHIFT: u32 = 5;
+
+/// The two random bits of a direction word, in place.
+#[doc(hidden)]
+pub const DIR_MASK: u32 = 3 << DIR_SHIFT;
+
+/// The direction code (0 to 3: bit 0 for `x`, bit 1 for `y`) of a direction word.
+#[doc(hidden)]
+#[inline(always)]
+pub const fn dir_code(dir: u32) -> u32 {
+    (dir >> DIR_SHIFT) & 3
+}
+
+/// The direction word of a direction code (0 to 3: bit 0 rounds `x` down, bit 1 `y`).
+#[doc(hidden)]
+#[inline(always)]
+pub const fn dir_word(code: u32) -> u32 {
+    (code & 3) << DIR_SHIFT
+}
+
+/// The row of `table` (four rows of 32 bytes) that the direction word `dir` picks, read at byte
+/// offset `dir & DIR_MASK`.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+#[inline(always)]
+pub(crate) fn row<R>(table: &'static [R; 4], dir: u32) -> &'static R {
+    const { assert!(core::mem::size_of::<R>() == 32) };
+    // SAFETY: `dir & DIR_MASK` is 0, 32, 64 or 96, the start of row 0, 1, 2 or 3 of a table of
+    // four 32-byte rows (checked above), suitably aligned for `R` (rows are `R`s).
+    unsafe {
+        &*table
+            .as_ptr()
+            .cast::<u8>()
+            .add((dir & DIR_MASK) as usize)
+            .cast::<R>()
+    }
+}
+
+/// Random-direction kernels on the three samples of a value. `dir` is a direction word (see
+/// [`DIR_SHIFT`]): bit `DIR_SHIFT` chooses the direction of sample `x`, the next bit that of
+/// sample `y`, and `z` takes the opposite of `y`. A set direction bit means "round down".
 #[doc(hidden)]
 pub trait Kernels: Sized + Copy {
     /// The four lanes of a value (x, y, z, flags) as the hot path holds them: one vector
@@ -396,7 +443,8 @@ mod avx2 {
         t
     };
 
-    static DOWN32: [[u32; 4]; 4] = {
+    /// The same for `f32` lanes, rows padded to 32 bytes (see [`super::row`]).
+    static DOWN32: [[u32; 8]; 4] = {
         const fn lane(on: bool) -> u32 {
             if on {
                 u32::MAX
@@ -404,10 +452,19 @@ mod avx2 {
                 0
             }
         }
-        let mut t = [[0u32; 4]; 4];
+        let mut t = [[0u32; 8]; 4];
         let mut d = 0;
         while d < 4 {
-            t[d] = [lane(d & 1 != 0), lane(d & 2 != 0), lane(d & 2 == 0), 0];
+            t[d] = [
+                lane(d & 1 != 0),
+                lane(d & 2 != 0),
+                lane(d & 2 == 0),
+                0,
+                0,
+                0,
+                0,
+                0,
+            ];
             d += 1;
         }
         t
@@ -419,13 +476,13 @@ mod avx2 {
     #[inline(always)]
     unsafe fn down64(dir: u32) -> __m256i {
         // SAFETY: the index is below 4; the table is 32 bytes, read unaligned.
-        unsafe { _mm256_loadu_si256(DOWN64[(dir & 3) as usize].as_ptr().cast()) }
+        unsafe { _mm256_loadu_si256(super::row(&DOWN64, dir).as_ptr().cast()) }
     }
 
     #[inline(always)]
     unsafe fn down32(dir: u32) -> __m128i {
         // SAFETY: as above, 16 bytes.
-        unsafe { _mm_loadu_si128(DOWN32[(dir & 3) as usize].as_ptr().cast()) }
+        unsafe { _mm_loadu_si128(super::row(&DOWN32, dir).as_ptr().cast()) }
     }
 
     /// `s` moved one unit toward −∞ in the lanes of `down` and toward +∞ in the others, where
@@ -661,8 +718,9 @@ mod avx2 {
 /// `[x, y, z]`, `true` meaning "round down".
 #[inline(always)]
 pub(crate) fn directions(dir: u32) -> [bool; 3] {
-    let y = dir & 2 != 0;
-    [dir & 1 != 0, y, !y]
+    let code = dir_code(dir);
+    let y = code & 2 != 0;
+    [code & 1 != 0, y, !y]
 }
 
 /// The directed rounding of the exact value `s + e` (with `s` its round-to-nearest and `e` the
@@ -1502,11 +1560,12 @@ mod avx512 {
     }
     #[inline(always)]
     fn m64(dir: u32) -> __m512d {
-        v64(super::lanes64(MASK_F64[(dir & 3) as usize]))
+        v64(super::lanes64(*super::row(&MASK_F64, dir)))
     }
     #[inline(always)]
     fn m32(dir: u32) -> __m512 {
-        v32(super::lanes32(MASK_F32[(dir & 3) as usize]))
+        let m = super::row(&MASK_F32, dir);
+        v32(super::lanes32([m[0], m[1], m[2], m[3]]))
     }
 
     #[inline(always)]
@@ -1568,7 +1627,7 @@ mod avx512 {
             let up = _mm512_mask_sqrt_round_pd::<RU>(a, SAMPLES, a);
             a64(_mm512_mask_sqrt_round_pd::<RD>(
                 up,
-                DOWN[(dir & 3) as usize],
+                DOWN[super::dir_code(dir) as usize],
                 a,
             ))
         }
@@ -1633,7 +1692,7 @@ mod avx512 {
             let up = _mm512_mask_sqrt_round_ps::<RU>(a, SAMPLES as u16, a);
             a32(_mm512_mask_sqrt_round_ps::<RD>(
                 up,
-                DOWN[(dir & 3) as usize] as u16,
+                DOWN[super::dir_code(dir) as usize] as u16,
                 a,
             ))
         }

@@ -25,6 +25,8 @@
 //! `STOCH_PORTABLE=1` keeps the portable path (to compare the two).
 
 use core::arch::asm;
+
+use crate::rounding::DIR_MASK;
 use core::arch::x86_64::{__m128, __m128d};
 #[cfg(not(target_feature = "avx512f"))]
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -95,23 +97,20 @@ pub(crate) static MASK_F64: [[f64; 4]; 4] = [
     [0.0, -0.0, 0.0, 0.0],
     [-0.0, -0.0, 0.0, 0.0],
 ];
-pub(crate) static MASK_F32: [[f32; 4]; 4] = [
-    [0.0, 0.0, -0.0, 0.0],
-    [-0.0, 0.0, -0.0, 0.0],
-    [0.0, -0.0, 0.0, 0.0],
-    [-0.0, -0.0, 0.0, 0.0],
+/// The same for `f32` lanes, rows padded to 32 bytes (rows are read at the byte offset the
+/// direction word gives, [`crate::rounding::row`]).
+pub(crate) static MASK_F32: [[f32; 8]; 4] = [
+    [0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [-0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [-0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
 ];
 
-/// Byte offset of the mask of `dir` in `MASK_F64`.
+/// Byte offset of the mask of the direction word `dir` in `MASK_F64` or `MASK_F32` (rows of
+/// 32 bytes): its random bits in place.
 #[inline(always)]
-fn off64(dir: u32) -> usize {
-    (dir & 3) as usize * 32
-}
-
-/// Byte offset of the mask of `dir` in `MASK_F32`.
-#[inline(always)]
-fn off32(dir: u32) -> usize {
-    (dir & 3) as usize * 16
+fn off(dir: u32) -> usize {
+    (dir & DIR_MASK) as usize
 }
 
 /// Lanes x, y and z, flags of an `f64` value as two registers.
@@ -200,7 +199,7 @@ macro_rules! binop64 {
                     t = out(xmm_reg) _,
                     u = out(xmm_reg) _,
                     tab = in(reg) MASK_F64.as_ptr(),
-                    off = in(reg) off64(dir),
+                    off = in(reg) off(dir),
                     options(pure, readonly, nostack, preserves_flags),
                 );
             }
@@ -246,7 +245,7 @@ macro_rules! binop32 {
                     u = out(xmm_reg) _,
                     v = out(xmm_reg) _,
                     tab = in(reg) MASK_F32.as_ptr(),
-                    off = in(reg) off32(dir),
+                    off = in(reg) off(dir),
                     options(pure, readonly, nostack, preserves_flags),
                 );
             }
@@ -316,7 +315,7 @@ pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 
             u = out(xmm_reg) _,
             v = out(xmm_reg) _,
             tab = in(reg) MASK_F64.as_ptr(),
-            off = in(reg) off64(dir),
+            off = in(reg) off(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
     }
@@ -358,7 +357,7 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
             v = out(xmm_reg) _,
             w = out(xmm_reg) _,
             tab = in(reg) MASK_F32.as_ptr(),
-            off = in(reg) off32(dir),
+            off = in(reg) off(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
     }
@@ -397,7 +396,7 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
             m = out(xmm_reg) _,
             mh = out(xmm_reg) _,
             tab = in(reg) MASK_F64.as_ptr(),
-            off = in(reg) off64(dir),
+            off = in(reg) off(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
     }
@@ -434,7 +433,7 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
             x = out(xmm_reg) _,
             m = out(xmm_reg) _,
             tab = in(reg) MASK_F32.as_ptr(),
-            off = in(reg) off32(dir),
+            off = in(reg) off(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
     }
@@ -473,7 +472,9 @@ mod tests {
         let a = [1.5, 2.5, 4.0, f64::from_bits(fa)];
         let b = [0.25, 0.5, 0.125, f64::from_bits(fb)];
         let c = [1.0, -1.0, 8.0, f64::from_bits(fc)];
-        for dir in 0..4 {
+        for code in 0..4 {
+            // Bits other than the direction bits are ignored.
+            let dir = crate::rounding::dir_word(code) | 0x9f;
             let cases = [
                 (add_f64(a, b, dir), [1.75, 3.0, 4.125], fa | fb),
                 (mul_f64(a, b, dir), [0.375, 1.25, 0.5], fa | fb),

@@ -69,7 +69,7 @@
 use std::fmt::Write as _;
 
 use num_bigint::BigInt;
-use stoch_core::rounding::{avx2_3, portable3, rt512_3, Kernels};
+use stoch_core::rounding::{avx2_3, dir_word, portable3, rt512_3, Kernels, DIR_MASK};
 use stoch_core::{StochFloat, Stochastic};
 
 // ------------------------------------------------------------------------------------------
@@ -1202,8 +1202,11 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
         for i in 0..3 {
             (a[i], b[i], c[i]) = gen_tuple::<F>(op, &mut r);
         }
-        let dir = (r.next() & 3) as u32;
-        let down = [dir & 1 != 0, dir & 2 != 0, dir & 2 == 0];
+        let bits = r.next();
+        let code = (bits & 3) as u32;
+        // The kernels read the two direction bits in place and ignore the others: random here.
+        let dir = dir_word(code) | ((bits >> 2) as u32 & !DIR_MASK);
+        let down = [code & 1 != 0, code & 2 != 0, code & 2 == 0];
         let gd = dispatch::<F>(op, a, b, c, dir);
         let gp = portable::<F>(op, a, b, c, dir);
         let ga = avx2::<F>(op, a, b, dir);
@@ -1239,7 +1242,7 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
                         a[i],
                         b[i],
                         c[i],
-                        Some((dir, i)),
+                        Some((code, i)),
                         &e,
                         got,
                         seed,
@@ -1548,8 +1551,9 @@ fn run_hand_case<F: Fmt>(
         inexact: ru != rd,
     };
     let mut reported = [false; 3]; // one message per path and case
-    for dir in 0..4u32 {
-        let down = [dir & 1 != 0, dir & 2 != 0, dir & 2 == 0];
+    for code in 0..4u32 {
+        let dir = dir_word(code);
+        let down = [code & 1 != 0, code & 2 != 0, code & 2 == 0];
         for (k, (path, got)) in [
             ("dispatch", dispatch::<F>(op, [a; 3], [b; 3], [c; 3], dir)),
             ("portable", portable::<F>(op, [a; 3], [b; 3], [c; 3], dir)),
@@ -1577,7 +1581,7 @@ fn run_hand_case<F: Fmt>(
                         a,
                         b,
                         c,
-                        Some((dir, i)),
+                        Some((code, i)),
                         &e,
                         got[i],
                         0,
