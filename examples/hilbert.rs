@@ -99,11 +99,12 @@ pub fn show() {
     for n in [4, 6, 8, 10, 12] {
         let s = stoch::hilbert_det(n);
         println!(
-            "  n = {n:2}  exact: {:<12.6e} IEEE: {:<24e} stochastic: {} ({} digits)",
+            "  n = {n:2}  exact: {:<12.6e} IEEE: {:<24e} stochastic: {} ({} digit{})",
             exact_det(n),
             ieee::hilbert_det(n),
             s,
-            s.digits()
+            s.digits(),
+            if s.digits() == 1 { "" } else { "s" }
         );
     }
 }

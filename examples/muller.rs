@@ -43,10 +43,11 @@ pub fn show() {
     let b = stoch::muller(n);
     for k in (5..=n).step_by(5) {
         println!(
-            "  x({k:2})            IEEE: {:<24} stochastic: {} ({} digits, flags {:?})",
+            "  x({k:2})            IEEE: {:<24} stochastic: {} ({} digit{}, flags {:?})",
             a[k],
             b[k],
             b[k].digits(),
+            if b[k].digits() == 1 { "" } else { "s" },
             b[k].flags()
         );
     }

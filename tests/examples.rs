@@ -418,7 +418,7 @@ fn value(s: &str) -> Option<(f64, usize)> {
 
 /// `(d digits` in a line, as the examples print it.
 fn digits_in(line: &str) -> usize {
-    let i = line.find(" digits").expect(line);
+    let i = line.find(" digit").expect(line);
     let start = line[..i].rfind('(').expect(line) + 1;
     line[start..i].parse().expect(line)
 }
