@@ -1559,64 +1559,87 @@ mod avx512 {
         L32(unsafe { _mm512_castps512_ps128(v) })
     }
     #[inline(always)]
-    fn m64(dir: u32) -> __m512d {
-        v64(super::lanes64(*super::row(&MASK_F64, dir)))
+    fn m64(dir: u32) -> L64 {
+        super::lanes64(*super::row(&MASK_F64, dir))
     }
     #[inline(always)]
-    fn m32(dir: u32) -> __m512 {
+    fn m32(dir: u32) -> L32 {
         let m = super::row(&MASK_F32, dir);
-        v32(super::lanes32([m[0], m[1], m[2], m[3]]))
+        super::lanes32([m[0], m[1], m[2], m[3]])
+    }
+
+    // The bitwise operations around the rounded instruction run at the value's own width (256
+    // bits for `f64`, 128 for `f32`): only embedded rounding needs a 512-bit instruction, and a
+    // processor that splits those in two halves (Zen 4) pays twice for each.
+
+    /// `a ^ b` on the four `f64` lanes, widened.
+    #[inline(always)]
+    fn xor64(a: L64, b: L64) -> __m512d {
+        // SAFETY: AVX-512F (so AVX) is enabled.
+        v64(L64(unsafe { _mm256_xor_pd(a.0, b.0) }))
+    }
+    /// `a | b` on the four `f64` lanes, widened.
+    #[inline(always)]
+    fn or64(a: L64, b: L64) -> __m512d {
+        // SAFETY: as above.
+        v64(L64(unsafe { _mm256_or_pd(a.0, b.0) }))
+    }
+    /// The four `f64` lanes of `r`, xored with `m`.
+    #[inline(always)]
+    fn unxor64(r: __m512d, m: L64) -> L64 {
+        // SAFETY: as above.
+        L64(unsafe { _mm256_xor_pd(a64(r).0, m.0) })
+    }
+    /// `a ^ b` on the four `f32` lanes, widened.
+    #[inline(always)]
+    fn xor32(a: L32, b: L32) -> __m512 {
+        // SAFETY: AVX-512F (so SSE) is enabled.
+        v32(L32(unsafe { _mm_xor_ps(a.0, b.0) }))
+    }
+    /// `a | b` on the four `f32` lanes, widened.
+    #[inline(always)]
+    fn or32(a: L32, b: L32) -> __m512 {
+        // SAFETY: as above.
+        v32(L32(unsafe { _mm_or_ps(a.0, b.0) }))
+    }
+    /// The four `f32` lanes of `r`, xored with `m`.
+    #[inline(always)]
+    fn unxor32(r: __m512, m: L32) -> L32 {
+        // SAFETY: as above.
+        L32(unsafe { _mm_xor_ps(a32(r).0, m.0) })
     }
 
     #[inline(always)]
     pub(super) unsafe fn add_f64(a: L64, b: L64, dir: u32) -> L64 {
-        let (a, b, m) = (v64(a), v64(b), m64(dir));
+        let m = m64(dir);
         // SAFETY: AVX-512F is enabled for this target (compile-time cfg).
-        unsafe {
-            let src = _mm512_or_pd(a, b);
-            let r = _mm512_mask_add_round_pd::<RU>(
-                src,
-                SAMPLES,
-                _mm512_xor_pd(a, m),
-                _mm512_xor_pd(b, m),
-            );
-            a64(_mm512_xor_pd(r, m))
-        }
+        let r = unsafe {
+            _mm512_mask_add_round_pd::<RU>(or64(a, b), SAMPLES, xor64(a, m), xor64(b, m))
+        };
+        unxor64(r, m)
     }
     #[inline(always)]
     pub(super) unsafe fn mul_f64(a: L64, b: L64, dir: u32) -> L64 {
-        let (a, b, m) = (v64(a), v64(b), m64(dir));
+        let m = m64(dir);
         // SAFETY: AVX-512F is enabled for this target.
-        unsafe {
-            let src = _mm512_or_pd(a, b);
-            let r = _mm512_mask_mul_round_pd::<RU>(src, SAMPLES, _mm512_xor_pd(a, m), b);
-            a64(_mm512_xor_pd(r, m))
-        }
+        let r = unsafe { _mm512_mask_mul_round_pd::<RU>(or64(a, b), SAMPLES, xor64(a, m), v64(b)) };
+        unxor64(r, m)
     }
     #[inline(always)]
     pub(super) unsafe fn div_f64(a: L64, b: L64, dir: u32) -> L64 {
-        let (a, b, m) = (v64(a), v64(b), m64(dir));
+        let m = m64(dir);
         // SAFETY: AVX-512F is enabled for this target.
-        unsafe {
-            let src = _mm512_or_pd(a, b);
-            let r = _mm512_mask_div_round_pd::<RU>(src, SAMPLES, _mm512_xor_pd(a, m), b);
-            a64(_mm512_xor_pd(r, m))
-        }
+        let r = unsafe { _mm512_mask_div_round_pd::<RU>(or64(a, b), SAMPLES, xor64(a, m), v64(b)) };
+        unxor64(r, m)
     }
     #[inline(always)]
     pub(super) unsafe fn fma_f64(a: L64, b: L64, c: L64, dir: u32) -> L64 {
-        let (a, b, c, m) = (v64(a), v64(b), v64(c), m64(dir));
+        let m = m64(dir);
         // SAFETY: AVX-512F is enabled for this target.
         unsafe {
-            let flags = _mm512_or_pd(_mm512_or_pd(a, b), c);
-            let r = _mm512_maskz_fmadd_round_pd::<RU>(
-                SAMPLES,
-                _mm512_xor_pd(a, m),
-                b,
-                _mm512_xor_pd(c, m),
-            );
-            let r = _mm512_xor_pd(r, m);
-            a64(_mm512_mask_blend_pd(SAMPLES, flags, r))
+            let flags = _mm256_or_pd(_mm256_or_pd(a.0, b.0), c.0);
+            let r = _mm512_maskz_fmadd_round_pd::<RU>(SAMPLES, xor64(a, m), v64(b), xor64(c, m));
+            L64(_mm256_blend_pd::<0b1000>(unxor64(r, m).0, flags))
         }
     }
     #[inline(always)]
@@ -1635,53 +1658,40 @@ mod avx512 {
 
     #[inline(always)]
     pub(super) unsafe fn add_f32(a: L32, b: L32, dir: u32) -> L32 {
-        let (a, b, m) = (v32(a), v32(b), m32(dir));
-        // SAFETY: AVX-512F is enabled for this target.
-        unsafe {
-            let src = _mm512_or_ps(a, b);
-            let r = _mm512_mask_add_round_ps::<RU>(
-                src,
-                SAMPLES as u16,
-                _mm512_xor_ps(a, m),
-                _mm512_xor_ps(b, m),
-            );
-            a32(_mm512_xor_ps(r, m))
-        }
+        let m = m32(dir);
+        // SAFETY: AVX-512F is enabled for this target (compile-time cfg).
+        let r = unsafe {
+            _mm512_mask_add_round_ps::<RU>(or32(a, b), SAMPLES as u16, xor32(a, m), xor32(b, m))
+        };
+        unxor32(r, m)
     }
     #[inline(always)]
     pub(super) unsafe fn mul_f32(a: L32, b: L32, dir: u32) -> L32 {
-        let (a, b, m) = (v32(a), v32(b), m32(dir));
+        let m = m32(dir);
         // SAFETY: AVX-512F is enabled for this target.
-        unsafe {
-            let src = _mm512_or_ps(a, b);
-            let r = _mm512_mask_mul_round_ps::<RU>(src, SAMPLES as u16, _mm512_xor_ps(a, m), b);
-            a32(_mm512_xor_ps(r, m))
-        }
+        let r = unsafe {
+            _mm512_mask_mul_round_ps::<RU>(or32(a, b), SAMPLES as u16, xor32(a, m), v32(b))
+        };
+        unxor32(r, m)
     }
     #[inline(always)]
     pub(super) unsafe fn div_f32(a: L32, b: L32, dir: u32) -> L32 {
-        let (a, b, m) = (v32(a), v32(b), m32(dir));
+        let m = m32(dir);
         // SAFETY: AVX-512F is enabled for this target.
-        unsafe {
-            let src = _mm512_or_ps(a, b);
-            let r = _mm512_mask_div_round_ps::<RU>(src, SAMPLES as u16, _mm512_xor_ps(a, m), b);
-            a32(_mm512_xor_ps(r, m))
-        }
+        let r = unsafe {
+            _mm512_mask_div_round_ps::<RU>(or32(a, b), SAMPLES as u16, xor32(a, m), v32(b))
+        };
+        unxor32(r, m)
     }
     #[inline(always)]
     pub(super) unsafe fn fma_f32(a: L32, b: L32, c: L32, dir: u32) -> L32 {
-        let (a, b, c, m) = (v32(a), v32(b), v32(c), m32(dir));
+        let m = m32(dir);
         // SAFETY: AVX-512F is enabled for this target.
         unsafe {
-            let flags = _mm512_or_ps(_mm512_or_ps(a, b), c);
-            let r = _mm512_maskz_fmadd_round_ps::<RU>(
-                SAMPLES as u16,
-                _mm512_xor_ps(a, m),
-                b,
-                _mm512_xor_ps(c, m),
-            );
-            let r = _mm512_xor_ps(r, m);
-            a32(_mm512_mask_blend_ps(SAMPLES as u16, flags, r))
+            let flags = _mm_or_ps(_mm_or_ps(a.0, b.0), c.0);
+            let r =
+                _mm512_maskz_fmadd_round_ps::<RU>(SAMPLES as u16, xor32(a, m), v32(b), xor32(c, m));
+            L32(_mm_blend_ps::<0b1000>(unxor32(r, m).0, flags))
         }
     }
     #[inline(always)]
