@@ -146,9 +146,9 @@ impl<T: StochFloat> Stochastic<T> {
 }
 
 /// Checks after `r = a + b` (or `a − b` with `b` negated): cancellation and accuracy collapse.
-/// The common case costs two comparisons: a loss of `L` digits needs `|r| < 2·max(|a|,|b|)·10^(1−L)`
-/// (the standard deviation of a sum is at most the sum of the operands' deviations), and a
-/// collapse needs `|r| < 2·max(|a|,|b|)`.
+/// The common case costs two comparisons and the noise pre-test of `r`: a loss of `L` digits
+/// needs `|r| < 2·max(|a|,|b|)·10^(1−L)` (the standard deviation of a sum is at most the sum of
+/// the operands' deviations), and a collapse needs `|r| < max(|a|,|b|)` and `r` to be noise.
 #[inline(always)]
 fn check_add<T: StochFloat>(
     a: Stochastic<T>,
@@ -173,12 +173,11 @@ fn check_add<T: StochFloat>(
     // One branch-free test that is rarely true, so the branch on it predicts well:
     // - a loss of `level` digits needs |r| < factor·max(|a|, |b|) (see `Config::apply`);
     // - a collapse needs |r| < max(|a|, |b|) (a same-sign sum never shrinks below its larger
-    //   operand: rounding is monotonic) and a relative spread of r's samples above 0.05
-    //   (noise needs more than 0.127; below 0.05 the samples cannot be noise).
-    let spread = (rr[1] - rr[0]).abs() + (rr[2] - rr[0]).abs();
-    let maybe_noise = spread > T::from_f64(0.05) * r0;
+    //   operand: rounding is monotonic) and `r` to pass `maybe_noise` (on the vector
+    //   registers where the target has AVX2: fewer floating-point instructions than the sum
+    //   of the samples' distances, and the checked loops wait on the floating-point pipes).
     let collapse_on = mask & COLLAPSE_BIT != 0;
-    let hit = (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise);
+    let hit = (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise(&r));
     if hit {
         let args = (a.s(), b.s(), r.s(), b_plain, b_negated, mask, loc);
         let bits = cold::run(args, |c| add_slow(&c.0, &c.1, &c.2, c.3, c.4, c.5, c.6));
