@@ -82,12 +82,25 @@ pub(crate) fn ensure_detected() {
     ONCE.call_once(detect);
 }
 
-/// Whether the operations run the kernels below.
+/// Whether the operations run the kernels below. The portable path is laid out as the
+/// unlikely branch: the kernels then flow straight into the checks that follow them, without a
+/// jump over the portable code; where the portable path is the one taken, its few hundred
+/// instructions hide the extra jump.
 #[cfg(not(target_feature = "avx512f"))]
 #[inline(always)]
 pub(crate) fn on() -> bool {
-    ON.load(Ordering::Relaxed)
+    let on = ON.load(Ordering::Relaxed);
+    if !on {
+        portable_is_unlikely();
+    }
+    on
 }
+
+/// Marks the branch that calls it as the unlikely one (see [`on`]).
+#[cfg(not(target_feature = "avx512f"))]
+#[cold]
+#[inline(always)]
+fn portable_is_unlikely() {}
 
 /// Sign masks (−0.0 = round down) of lanes x, y, z for the two random bits; lane 3 is 0 (the
 /// compile-time AVX-512 path uses them too).
