@@ -179,6 +179,7 @@ fn check_add<T: StochFloat>(
     let collapse_on = mask & COLLAPSE_BIT != 0;
     let hit = (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise(&r));
     if hit {
+        hit_is_rare();
         let args = (a.s(), b.s(), r.s(), b_plain, b_negated, mask, loc);
         let bits = cold::run(args, |c| add_slow(&c.0, &c.1, &c.2, c.3, c.4, c.5, c.6));
         if bits != 0 {
@@ -187,6 +188,13 @@ fn check_add<T: StochFloat>(
     }
     r
 }
+
+/// Marks the branch that calls it, a pre-test's hit, as the unlikely one: the compiler lays
+/// out the slow path's argument set-up out of line, and the common case runs on without a taken
+/// jump over it (default target, all checks: dot 7.4x -> 7.1x).
+#[cold]
+#[inline(always)]
+fn hit_is_rare() {}
 
 #[cold]
 #[inline(never)]
@@ -441,6 +449,7 @@ fn check_mul<T: StochFloat>(
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
     if (mask & (MUL | COLLAPSE_BIT) != 0) & maybe_noise2(&a, &r) {
+        hit_is_rare();
         let args = (a.s(), b.s(), c.map(|c| c.s()), r.s(), mask, loc);
         let bits = cold::run(args, |c| mul_slow(&c.0, &c.1, c.2, &c.3, c.4, c.5));
         if bits != 0 {
@@ -481,6 +490,7 @@ fn check_div<T: StochFloat>(
 ) -> Stochastic<T> {
     let mask = config::mask();
     if (mask & (DIV | COLLAPSE_BIT) != 0) & maybe_noise2(&b, &r) {
+        hit_is_rare();
         let bits = cold::run((a.s(), b.s(), r.s(), mask, loc), |c| {
             div_slow(&c.0, &c.1, &c.2, c.3, c.4)
         });
