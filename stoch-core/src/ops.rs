@@ -254,6 +254,13 @@ pub(crate) fn maybe_noise<T: StochFloat>(v: &Stochastic<T>) -> bool {
     if let Some(far) = vector::far1(v) {
         return far;
     }
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx2", target_feature = "fma"))
+    ))]
+    if let Some(far) = sse2::far1(v) {
+        return far;
+    }
     far_samples(&v.a())
 }
 
@@ -268,6 +275,13 @@ fn maybe_noise2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> bool {
     if let Some(far) = vector::far2(x, y) {
         return far;
     }
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx2", target_feature = "fma"))
+    ))]
+    if let Some(far) = sse2::far2(x, y) {
+        return far;
+    }
     far_samples(&x.a()) | far_samples(&y.a())
 }
 
@@ -276,6 +290,97 @@ fn maybe_noise2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> bool {
 fn far_samples<T: StochFloat>(s: &[T; 4]) -> bool {
     let (x, k) = (s[0].abs(), T::from_f64(SPREAD_FACTOR));
     ((s[1] - s[0]).abs() * k > x) | ((s[2] - s[0]).abs() * k > x)
+}
+
+/// The pre-tests with SSE2 (x86-64 without AVX2 and FMA, the default target): the same test as
+/// [`far_samples`], with no broadcast or blend that SSE2 lacks, per `f64` value one unpack, one
+/// shuffle, one subtraction, two sign masks, one product and one comparison, and one `movmsk`
+/// for the test; an `f32` value is one register (the compiler's own code for [`far_samples`]
+/// takes a third more instructions, and the loops of a default-target build wait on the
+/// instruction stream). `None` for a type other than `f64` and `f32`.
+#[cfg(all(
+    target_arch = "x86_64",
+    not(all(target_feature = "avx2", target_feature = "fma"))
+))]
+mod sse2 {
+    use core::any::TypeId;
+    use core::arch::x86_64::*;
+
+    use super::SPREAD_FACTOR;
+    use crate::{StochFloat, Stochastic};
+
+    /// `42·|s − x| > |x|` for samples `y` and `z` (lanes 0 and 1), `x` the first sample.
+    #[inline(always)]
+    fn far64(s: [f64; 4]) -> __m128d {
+        // SAFETY: [f64; 4] and [__m128d; 2] are 32 bytes of plain data, in order.
+        let [lo, hi] = unsafe { core::mem::transmute::<[f64; 4], [__m128d; 2]>(s) };
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let abs = _mm_castsi128_pd(_mm_set1_epi64x(i64::MAX));
+            let x = _mm_unpacklo_pd(lo, lo);
+            let yz = _mm_shuffle_pd::<0b01>(lo, hi);
+            let d = _mm_and_pd(_mm_sub_pd(yz, x), abs);
+            _mm_cmplt_pd(
+                _mm_and_pd(x, abs),
+                _mm_mul_pd(d, _mm_set1_pd(SPREAD_FACTOR)),
+            )
+        }
+    }
+
+    /// The same on `f32` lanes, in lanes 1 and 2 (lane 3, the flags lane, is not read).
+    #[inline(always)]
+    fn far32(s: [f32; 4]) -> __m128 {
+        // SAFETY: 16 bytes of plain data.
+        let v = unsafe { core::mem::transmute::<[f32; 4], __m128>(s) };
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let abs = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
+            let x = _mm_shuffle_ps::<0>(v, v);
+            let d = _mm_and_ps(_mm_sub_ps(v, x), abs);
+            _mm_cmplt_ps(
+                _mm_and_ps(x, abs),
+                _mm_mul_ps(d, _mm_set1_ps(SPREAD_FACTOR as f32)),
+            )
+        }
+    }
+
+    /// The lanes of `v` as `[U; 4]`, where `T` is `U`.
+    #[inline(always)]
+    fn lanes<T: StochFloat, U: 'static>(v: &Stochastic<T>) -> Option<[U; 4]> {
+        (TypeId::of::<T>() == TypeId::of::<U>()).then(|| {
+            // SAFETY: `T` is `U` (tested above): this copies the value's own lanes.
+            unsafe { core::mem::transmute_copy::<[T; 4], [U; 4]>(&v.a()) }
+        })
+    }
+
+    /// [`maybe_noise`](super::maybe_noise).
+    #[inline(always)]
+    pub(super) fn far1<T: StochFloat>(v: &Stochastic<T>) -> Option<bool> {
+        if let Some(s) = lanes::<T, f64>(v) {
+            // SAFETY: SSE2 is part of x86-64.
+            return Some(unsafe { _mm_movemask_pd(far64(s)) } != 0);
+        }
+        if let Some(s) = lanes::<T, f32>(v) {
+            // SAFETY: as above.
+            return Some(unsafe { _mm_movemask_ps(far32(s)) } & 0b0110 != 0);
+        }
+        None
+    }
+
+    /// [`maybe_noise2`](super::maybe_noise2).
+    #[inline(always)]
+    pub(super) fn far2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> Option<bool> {
+        if let (Some(a), Some(b)) = (lanes::<T, f64>(x), lanes::<T, f64>(y)) {
+            // SAFETY: SSE2 is part of x86-64.
+            return Some(unsafe { _mm_movemask_pd(_mm_or_pd(far64(a), far64(b))) } != 0);
+        }
+        if let (Some(a), Some(b)) = (lanes::<T, f32>(x), lanes::<T, f32>(y)) {
+            // SAFETY: as above.
+            let m = unsafe { _mm_movemask_ps(_mm_or_ps(far32(a), far32(b))) };
+            return Some(m & 0b0110 != 0);
+        }
+        None
+    }
 }
 
 /// The pre-tests on the vector registers that hold the lanes (x86-64 with AVX2 and FMA): per
@@ -861,5 +966,93 @@ impl<'a, T: StochFloat> Product<&'a Stochastic<T>> for Stochastic<T> {
             let mask = config::mask();
             check_mul(acc, *x, None, r, mask, loc)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Values whose samples `y` and `z` lie at relative distances around the thresholds of
+    /// the pre-test (1/42) and of noise (0.05, 0.127) from `x`, over many magnitudes, with
+    /// special samples now and then.
+    fn values<T: StochFloat>(r: &mut Xoshiro256PlusPlus, n: usize) -> Vec<[T; 3]> {
+        let specials = [
+            0.0,
+            -0.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::MAX,
+        ];
+        let mut u = || (r.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        (0..n)
+            .map(|_| {
+                let x = (u() - 0.5) * 10f64.powf(u() * 60.0 - 30.0);
+                // Relative distances from 0.3 down to 3e-5.
+                let (ty, tz) = (u() - 0.5, u() - 0.5);
+                let scale = 0.6 * 10f64.powf(-4.0 * u());
+                let mut s = [x, x * (1.0 + ty * scale), x * (1.0 + tz * scale)];
+                if u() < 0.1 {
+                    s[(u() * 3.0) as usize] = specials[(u() * 8.0) as usize];
+                }
+                if u() < 0.1 {
+                    s[1] = s[0];
+                }
+                s.map(T::from_f64)
+            })
+            .collect()
+    }
+
+    fn check<T: StochFloat>(seed: u64) {
+        let mut r = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let vs: Vec<Stochastic<T>> = values::<T>(&mut r, 20_000)
+            .into_iter()
+            .map(Stochastic::from_samples)
+            .collect();
+        for (i, v) in vs.iter().enumerate() {
+            let w = &vs[(i * 7 + 3) % vs.len()];
+            // Complete: every noise value passes (the pre-tests only skip the exact checks).
+            if is_noise(&v.s()) {
+                assert!(maybe_noise(v), "{v:?} is noise (seed {seed:#x})");
+                assert!(
+                    maybe_noise2(v, w) && maybe_noise2(w, v),
+                    "{v:?} (seed {seed:#x})"
+                );
+            }
+            // Three equal finite samples never pass.
+            let s = v.s();
+            if s[0] == s[1] && s[1] == s[2] && s[0].is_finite() {
+                assert!(!maybe_noise(v), "{v:?} (seed {seed:#x})");
+            }
+            // The SSE2 form is the portable test, instruction for instruction.
+            #[cfg(all(
+                target_arch = "x86_64",
+                not(all(target_feature = "avx2", target_feature = "fma"))
+            ))]
+            {
+                let far = far_samples(&v.a());
+                assert_eq!(sse2::far1(v), Some(far), "{v:?} (seed {seed:#x})");
+                let both = far | far_samples(&w.a());
+                assert_eq!(sse2::far2(v, w), Some(both), "{v:?} {w:?} (seed {seed:#x})");
+            }
+        }
+    }
+
+    /// The noise pre-tests, on the path this build compiles (AVX2, SSE2 or portable), pass every
+    /// value that is noise; the SSE2 form answers as the portable one. Seeded
+    /// (`STOCH_TEST_SEED` replays a failure).
+    #[test]
+    fn noise_pretests_pass_every_noise_value() {
+        let seed = std::env::var("STOCH_TEST_SEED")
+            .ok()
+            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+            .unwrap_or(0x0015_0e5e);
+        check::<f64>(seed);
+        check::<f32>(seed);
     }
 }
