@@ -520,6 +520,7 @@ impl Config {
         // a factor 2 of margin (see `ops::check_add`).
         let factor = 4.0 * 10f64.powi(1 - self.cancel_level as i32);
         CANCEL_FACTOR.store(factor.to_bits(), Ordering::Relaxed);
+        CANCEL_FACTOR_F32.store((factor as f32).to_bits(), Ordering::Relaxed);
         PANIC_ON.store(self.panic_on, Ordering::Relaxed);
         MAX_SITES.store(self.max_sites as u64, Ordering::Relaxed);
         crate::digits::set_confidence(self.confidence);
@@ -531,6 +532,9 @@ pub(crate) static DETECT: AtomicU8 = AtomicU8::new(0xff);
 pub(crate) static CANCEL_LEVEL: AtomicU32 = AtomicU32::new(4);
 /// 4·10^(1−level) for level 4.
 pub(crate) static CANCEL_FACTOR: AtomicU64 = AtomicU64::new(0x3F70_624D_D2F1_A9FC); // 0.004
+/// The same rounded to `f32`, for the checks of `f32` sums (a multiply from memory, without a
+/// conversion per operation).
+pub(crate) static CANCEL_FACTOR_F32: AtomicU32 = AtomicU32::new(0x3B83_126F); // 0.004
 pub(crate) static PANIC_ON: AtomicU8 = AtomicU8::new(0);
 pub(crate) static MAX_SITES: AtomicU64 = AtomicU64::new(1000);
 pub(crate) static ENV_ERROR_PRINTED: AtomicBool = AtomicBool::new(false);
@@ -665,6 +669,15 @@ pub(crate) fn on(bit: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The factors' initial values are the ones `apply` stores for the default level, in both
+    /// widths.
+    #[test]
+    fn initial_cancel_factors_are_the_default_levels() {
+        let factor = 4.0 * 10f64.powi(1 - Config::default().cancel_level as i32);
+        assert_eq!(factor.to_bits(), 0x3F70_624D_D2F1_A9FC);
+        assert_eq!((factor as f32).to_bits(), 0x3B83_126F);
+    }
 
     fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |k| {

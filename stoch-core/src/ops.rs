@@ -167,9 +167,16 @@ fn check_add<T: StochFloat>(
     let big = if a0 > b0 { a0 } else { b0 };
     let rr = r.a();
     let r0 = rr[0].abs();
-    let factor = T::from_f64(f64::from_bits(
-        config::CANCEL_FACTOR.load(Ordering::Relaxed),
-    ));
+    let factor = if core::mem::size_of::<T>() == 4 {
+        // `f32`: the factor stored as `f32` (the conversions fold away).
+        T::from_f64(f64::from(f32::from_bits(
+            config::CANCEL_FACTOR_F32.load(Ordering::Relaxed),
+        )))
+    } else {
+        T::from_f64(f64::from_bits(
+            config::CANCEL_FACTOR.load(Ordering::Relaxed),
+        ))
+    };
     // One branch-free test that is rarely true, so the branch on it predicts well:
     // - a loss of `level` digits needs |r| < factor·max(|a|, |b|) (see `Config::apply`);
     // - a collapse needs |r| < max(|a|, |b|) (a same-sign sum never shrinks below its larger
