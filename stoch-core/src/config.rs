@@ -532,8 +532,7 @@ pub(crate) static DETECT: AtomicU8 = AtomicU8::new(0xff);
 pub(crate) static CANCEL_LEVEL: AtomicU32 = AtomicU32::new(4);
 /// 4·10^(1−level) for level 4.
 pub(crate) static CANCEL_FACTOR: AtomicU64 = AtomicU64::new(0x3F70_624D_D2F1_A9FC); // 0.004
-/// The same rounded to `f32`, for the checks of `f32` sums (a multiply from memory, without a
-/// conversion per operation).
+/// The same rounded to `f32`, for the checks of `f32` sums (`StochFloat::cancel_factor`).
 pub(crate) static CANCEL_FACTOR_F32: AtomicU32 = AtomicU32::new(0x3B83_126F); // 0.004
 pub(crate) static PANIC_ON: AtomicU8 = AtomicU8::new(0);
 pub(crate) static MAX_SITES: AtomicU64 = AtomicU64::new(1000);

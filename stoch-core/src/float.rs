@@ -79,10 +79,14 @@ pub trait StochFloat:
     /// Bitwise OR of two lanes (flags propagation).
     #[doc(hidden)]
     fn or_lanes(a: Self, b: Self) -> Self;
+    /// The factor of the cancellation pre-test in force (see `Config::apply`), kept in this
+    /// type: an `f32` sum multiplies by it from memory, with no conversion per operation.
+    #[doc(hidden)]
+    fn cancel_factor() -> Self;
 }
 
 macro_rules! impl_stoch_float {
-    ($t:ident, $bits:ty, $digits:expr) => {
+    ($t:ident, $bits:ty, $digits:expr, $factor:ident) => {
         impl StochFloat for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -123,8 +127,12 @@ macro_rules! impl_stoch_float {
             fn or_lanes(a: Self, b: Self) -> Self {
                 $t::from_bits(a.to_bits() | b.to_bits())
             }
+            #[inline(always)]
+            fn cancel_factor() -> Self {
+                $t::from_bits(crate::config::$factor.load(core::sync::atomic::Ordering::Relaxed))
+            }
         }
     };
 }
-impl_stoch_float!(f32, u32, 7);
-impl_stoch_float!(f64, u64, 15);
+impl_stoch_float!(f32, u32, 7, CANCEL_FACTOR_F32);
+impl_stoch_float!(f64, u64, 15, CANCEL_FACTOR);

@@ -167,16 +167,7 @@ fn check_add<T: StochFloat>(
     let big = if a0 > b0 { a0 } else { b0 };
     let rr = r.a();
     let r0 = rr[0].abs();
-    let factor = if core::mem::size_of::<T>() == 4 {
-        // `f32`: the factor stored as `f32` (the conversions fold away).
-        T::from_f64(f64::from(f32::from_bits(
-            config::CANCEL_FACTOR_F32.load(Ordering::Relaxed),
-        )))
-    } else {
-        T::from_f64(f64::from_bits(
-            config::CANCEL_FACTOR.load(Ordering::Relaxed),
-        ))
-    };
+    let factor = T::cancel_factor();
     // One branch-free test that is rarely true, so the branch on it predicts well:
     // - a loss of `level` digits needs |r| < factor·max(|a|, |b|) (see `Config::apply`);
     // - a collapse needs |r| < max(|a|, |b|) (a same-sign sum never shrinks below its larger
@@ -982,9 +973,9 @@ mod tests {
     use rand_core::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// Values whose samples `y` and `z` lie at relative distances around the thresholds of
-    /// the pre-test (1/42) and of noise (0.05, 0.127) from `x`, over many magnitudes, with
-    /// special samples now and then.
+    /// Values whose samples `y` and `z` lie at relative distances from `x` around the
+    /// pre-test's threshold (1/42) and up to beyond noise's (a deviation of about 0.4·|mean|),
+    /// over many magnitudes, with special samples now and then.
     fn values<T: StochFloat>(r: &mut Xoshiro256PlusPlus, n: usize) -> Vec<[T; 3]> {
         let specials = [
             0.0,
@@ -1000,9 +991,9 @@ mod tests {
         (0..n)
             .map(|_| {
                 let x = (u() - 0.5) * 10f64.powf(u() * 60.0 - 30.0);
-                // Relative distances from 0.3 down to 3e-5.
+                // Relative distances from 1 down to 1e-5.
                 let (ty, tz) = (u() - 0.5, u() - 0.5);
-                let scale = 0.6 * 10f64.powf(-4.0 * u());
+                let scale = 2.0 * 10f64.powf(-5.0 * u());
                 let mut s = [x, x * (1.0 + ty * scale), x * (1.0 + tz * scale)];
                 if u() < 0.1 {
                     s[(u() * 3.0) as usize] = specials[(u() * 8.0) as usize];

@@ -66,8 +66,15 @@ pub const fn dir_word(code: u32) -> u32 {
     (code & 3) << DIR_SHIFT
 }
 
-/// The row of `table` (four rows of 32 bytes) that the direction word `dir` picks, read at byte
-/// offset `dir & DIR_MASK`.
+/// The byte offset of the row that the direction word `dir` picks in a table of four 32-byte
+/// rows: its random bits in place.
+#[inline(always)]
+pub(crate) const fn row_offset(dir: u32) -> usize {
+    (dir & DIR_MASK) as usize
+}
+
+/// The row of `table` (four rows of 32 bytes) that the direction word `dir` picks, read at
+/// [`row_offset`].
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx2",
@@ -76,15 +83,9 @@ pub const fn dir_word(code: u32) -> u32 {
 #[inline(always)]
 pub(crate) fn row<R>(table: &'static [R; 4], dir: u32) -> &'static R {
     const { assert!(core::mem::size_of::<R>() == 32) };
-    // SAFETY: `dir & DIR_MASK` is 0, 32, 64 or 96, the start of row 0, 1, 2 or 3 of a table of
-    // four 32-byte rows (checked above), suitably aligned for `R` (rows are `R`s).
-    unsafe {
-        &*table
-            .as_ptr()
-            .cast::<u8>()
-            .add((dir & DIR_MASK) as usize)
-            .cast::<R>()
-    }
+    // SAFETY: the offset is 0, 32, 64 or 96, the start of row 0, 1, 2 or 3 of a table of four
+    // 32-byte rows (checked above), suitably aligned for `R` (rows are `R`s).
+    unsafe { &*table.as_ptr().cast::<u8>().add(row_offset(dir)).cast::<R>() }
 }
 
 /// Random-direction kernels on the three samples of a value. `dir` is a direction word (see
@@ -475,13 +476,13 @@ mod avx2 {
 
     #[inline(always)]
     unsafe fn down64(dir: u32) -> __m256i {
-        // SAFETY: the index is below 4; the table is 32 bytes, read unaligned.
+        // SAFETY: a row of the table is 32 bytes, read unaligned.
         unsafe { _mm256_loadu_si256(super::row(&DOWN64, dir).as_ptr().cast()) }
     }
 
     #[inline(always)]
     unsafe fn down32(dir: u32) -> __m128i {
-        // SAFETY: as above, 16 bytes.
+        // SAFETY: as above, the first 16 bytes of a row.
         unsafe { _mm_loadu_si128(super::row(&DOWN32, dir).as_ptr().cast()) }
     }
 

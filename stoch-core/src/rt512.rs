@@ -25,11 +25,11 @@
 //! `STOCH_PORTABLE=1` keeps the portable path (to compare the two).
 
 use core::arch::asm;
-
-use crate::rounding::DIR_MASK;
 use core::arch::x86_64::{__m128, __m128d};
 #[cfg(not(target_feature = "avx512f"))]
 use core::sync::atomic::{AtomicBool, Ordering};
+
+use crate::rounding::row_offset;
 
 /// Whether the kernels below are the ones dispatched.
 #[cfg(not(target_feature = "avx512f"))]
@@ -119,13 +119,6 @@ pub(crate) static MASK_F32: [[f32; 8]; 4] = [
     [-0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
 ];
 
-/// Byte offset of the mask of the direction word `dir` in `MASK_F64` or `MASK_F32` (rows of
-/// 32 bytes): its random bits in place.
-#[inline(always)]
-fn off(dir: u32) -> usize {
-    (dir & DIR_MASK) as usize
-}
-
 /// Lanes x, y and z, flags of an `f64` value as two registers.
 #[inline(always)]
 fn split64(a: [f64; 4]) -> (__m128d, __m128d) {
@@ -212,7 +205,7 @@ macro_rules! binop64 {
                     t = out(xmm_reg) _,
                     u = out(xmm_reg) _,
                     tab = in(reg) MASK_F64.as_ptr(),
-                    off = in(reg) off(dir),
+                    off = in(reg) row_offset(dir),
                     options(pure, readonly, nostack, preserves_flags),
                 );
             }
@@ -258,7 +251,7 @@ macro_rules! binop32 {
                     u = out(xmm_reg) _,
                     v = out(xmm_reg) _,
                     tab = in(reg) MASK_F32.as_ptr(),
-                    off = in(reg) off(dir),
+                    off = in(reg) row_offset(dir),
                     options(pure, readonly, nostack, preserves_flags),
                 );
             }
@@ -328,7 +321,7 @@ pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 
             u = out(xmm_reg) _,
             v = out(xmm_reg) _,
             tab = in(reg) MASK_F64.as_ptr(),
-            off = in(reg) off(dir),
+            off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
     }
@@ -370,7 +363,7 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
             v = out(xmm_reg) _,
             w = out(xmm_reg) _,
             tab = in(reg) MASK_F32.as_ptr(),
-            off = in(reg) off(dir),
+            off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
     }
@@ -409,7 +402,7 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
             m = out(xmm_reg) _,
             mh = out(xmm_reg) _,
             tab = in(reg) MASK_F64.as_ptr(),
-            off = in(reg) off(dir),
+            off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
     }
@@ -446,7 +439,7 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
             x = out(xmm_reg) _,
             m = out(xmm_reg) _,
             tab = in(reg) MASK_F32.as_ptr(),
-            off = in(reg) off(dir),
+            off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
     }
