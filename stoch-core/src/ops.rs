@@ -145,7 +145,75 @@ impl<T: StochFloat> Stochastic<T> {
     }
 }
 
-/// Checks after `r = a + b` (or `a − b` with `b` negated): cancellation and accuracy collapse.
+/// `a + b` (`b` negated for a difference) with random rounding and the checks of
+/// [`check_add`]. The detection mask is read before the kernel runs, so that with cancellation
+/// and collapse detection off the operation is the kernel alone, with no branch after it
+/// (the `overhead` example on the default target, checks off: dot 4.5x -> 3.7x, matmul 5.6x
+/// -> 4.9x the plain time; with checks on, and natively, unchanged).
+#[inline(always)]
+fn add_op<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    b_plain: bool,
+    b_negated: bool,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    // The random bits first: their first draw reads the environment's configuration.
+    let dir = rng::dir2();
+    let mask = config::mask();
+    if mask & (CANCEL | COLLAPSE_BIT) == 0 {
+        return Stochastic {
+            v: T::add4(a.v, b.v, dir),
+        };
+    }
+    let r = Stochastic {
+        v: T::add4(a.v, b.v, dir),
+    };
+    check_add(a, b, r, b_plain, b_negated, mask, loc)
+}
+
+/// `a · b` with random rounding and the checks of [`check_mul`] (mask first, as in [`add_op`]).
+#[inline(always)]
+fn mul_op<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    let dir = rng::dir2();
+    let mask = config::mask();
+    if mask & (MUL | COLLAPSE_BIT) == 0 {
+        return Stochastic {
+            v: T::mul4(a.v, b.v, dir),
+        };
+    }
+    let r = Stochastic {
+        v: T::mul4(a.v, b.v, dir),
+    };
+    check_mul(a, b, None, r, mask, loc)
+}
+
+/// `a / b` with random rounding and the checks of [`check_div`] (mask first, as in [`add_op`]).
+#[inline(always)]
+fn div_op<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    let dir = rng::dir2();
+    let mask = config::mask();
+    if mask & (DIV | COLLAPSE_BIT) == 0 {
+        return Stochastic {
+            v: T::div4(a.v, b.v, dir),
+        };
+    }
+    let r = Stochastic {
+        v: T::div4(a.v, b.v, dir),
+    };
+    check_div(a, b, r, mask, loc)
+}
+
+/// Checks after `r = a + b` (or `a − b` with `b` negated), where `mask` asks for cancellation or
+/// collapse detection: cancellation and accuracy collapse.
 /// The common case costs two comparisons and the noise pre-test of `r`: a loss of `L` digits
 /// needs `|r| < 2·max(|a|,|b|)·10^(1−L)` (the standard deviation of a sum is at most the sum of
 /// the operands' deviations), and a collapse needs `|r| < max(|a|,|b|)` and `r` to be noise.
@@ -156,12 +224,9 @@ fn check_add<T: StochFloat>(
     r: Stochastic<T>,
     b_plain: bool,
     b_negated: bool,
+    mask: u8,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    let mask = config::mask();
-    if mask & (CANCEL | COLLAPSE_BIT) == 0 {
-        return r;
-    }
     let a0 = a.a()[0].abs();
     let b0 = b.a()[0].abs();
     let big = if a0 > b0 { a0 } else { b0 };
@@ -589,9 +654,9 @@ fn check_div<T: StochFloat>(
     a: Stochastic<T>,
     b: Stochastic<T>,
     r: Stochastic<T>,
+    mask: u8,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    let mask = config::mask();
     if (mask & (DIV | COLLAPSE_BIT) != 0) & maybe_noise2(&b, &r) {
         hit_is_rare();
         let bits = cold::run((a.s(), b.s(), r.s(), mask, loc), |c| {
@@ -634,8 +699,7 @@ impl<T: StochFloat> Add for Stochastic<T> {
     #[track_caller]
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
-        let r = self.raw_add(rhs);
-        check_add(self, rhs, r, false, false, Location::caller())
+        add_op(self, rhs, false, false, Location::caller())
     }
 }
 
@@ -649,9 +713,7 @@ impl<T: StochFloat> Sub for Stochastic<T> {
     #[track_caller]
     #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
-        let nb = -rhs;
-        let r = self.raw_add(nb);
-        check_add(self, nb, r, false, true, Location::caller())
+        add_op(self, -rhs, false, true, Location::caller())
     }
 }
 
@@ -666,9 +728,7 @@ impl<T: StochFloat> Mul for Stochastic<T> {
     #[track_caller]
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
-        let r = self.raw_mul(rhs);
-        let mask = config::mask();
-        check_mul(self, rhs, None, r, mask, Location::caller())
+        mul_op(self, rhs, Location::caller())
     }
 }
 
@@ -684,8 +744,7 @@ impl<T: StochFloat> Div for Stochastic<T> {
     #[track_caller]
     #[inline(always)]
     fn div(self, rhs: Self) -> Self {
-        let r = self.raw_div(rhs);
-        check_div(self, rhs, r, Location::caller())
+        div_op(self, rhs, Location::caller())
     }
 }
 
@@ -782,9 +841,7 @@ macro_rules! scalar_ops {
             #[track_caller]
             #[inline(always)]
             fn add(self, rhs: $t) -> Self::Output {
-                let b = Stochastic::new(rhs);
-                let r = self.raw_add(b);
-                check_add(self, b, r, true, false, Location::caller())
+                add_op(self, Stochastic::new(rhs), true, false, Location::caller())
             }
         }
         impl Sub<$t> for Stochastic<$t> {
@@ -792,9 +849,7 @@ macro_rules! scalar_ops {
             #[track_caller]
             #[inline(always)]
             fn sub(self, rhs: $t) -> Self::Output {
-                let b = Stochastic::new(-rhs);
-                let r = self.raw_add(b);
-                check_add(self, b, r, true, true, Location::caller())
+                add_op(self, Stochastic::new(-rhs), true, true, Location::caller())
             }
         }
         impl Mul<$t> for Stochastic<$t> {
@@ -922,10 +977,7 @@ impl<T: StochFloat> Sum for Stochastic<T> {
     #[track_caller]
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         let loc = Location::caller();
-        iter.fold(Self::ZERO, |acc, x| {
-            let r = acc.raw_add(x);
-            check_add(acc, x, r, false, false, loc)
-        })
+        iter.fold(Self::ZERO, |acc, x| add_op(acc, x, false, false, loc))
     }
 }
 
@@ -934,10 +986,7 @@ impl<'a, T: StochFloat> Sum<&'a Stochastic<T>> for Stochastic<T> {
     #[track_caller]
     fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
         let loc = Location::caller();
-        iter.fold(Self::ZERO, |acc, x| {
-            let r = acc.raw_add(*x);
-            check_add(acc, *x, r, false, false, loc)
-        })
+        iter.fold(Self::ZERO, |acc, x| add_op(acc, *x, false, false, loc))
     }
 }
 
@@ -946,11 +995,7 @@ impl<T: StochFloat> Product for Stochastic<T> {
     #[track_caller]
     fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
         let loc = Location::caller();
-        iter.fold(Self::ONE, |acc, x| {
-            let r = acc.raw_mul(x);
-            let mask = config::mask();
-            check_mul(acc, x, None, r, mask, loc)
-        })
+        iter.fold(Self::ONE, |acc, x| mul_op(acc, x, loc))
     }
 }
 
@@ -959,11 +1004,7 @@ impl<'a, T: StochFloat> Product<&'a Stochastic<T>> for Stochastic<T> {
     #[track_caller]
     fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
         let loc = Location::caller();
-        iter.fold(Self::ONE, |acc, x| {
-            let r = acc.raw_mul(*x);
-            let mask = config::mask();
-            check_mul(acc, *x, None, r, mask, loc)
-        })
+        iter.fold(Self::ONE, |acc, x| mul_op(acc, *x, loc))
     }
 }
 
