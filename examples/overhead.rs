@@ -32,7 +32,7 @@
 //! stochastic runs start from one seed, and the example stops if checks on and off give
 //! different samples (a check must never change a result).
 //!
-//! Expected output (measured on 2026-11-24 on a 2-core AMD EPYC Zen 4 with AVX-512; the times
+//! Expected output (measured on 2026-11-25 on a 2-core AMD EPYC Zen 4 with AVX-512; the times
 //! depend on the machine and move by up to about 15% from run to run; a build for the default
 //! target on that machine prints "AVX-512 embedded rounding, chosen at run time"):
 //!
@@ -40,10 +40,10 @@
 //! stoch overhead: median of 7 interleaved runs, thread CPU time (--wall: wall-clock time)
 //! rounding path: AVX-512 embedded rounding (target: avx512f true, fma true)
 //! kernel                   plain  stoch off  ratio   stoch on  ratio | CADNA off     on | goal off     on | digits  instab.
-//! dot f64 1e6           839.3 us    2.99 ms   3.6x    4.33 ms   5.2x |      9.1x  15.9x |     4.5x   5.3x |     13        0
-//! matmul f64 200x200     5.22 ms   20.72 ms   4.0x   35.59 ms   6.8x |      8.8x  21.5x |     4.4x   7.2x |     11      188
-//! wave f32 64^3 x100    83.00 ms  927.75 ms  11.2x     3.06 s  36.8x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
-//! sum f32 1e6           859.6 us    1.93 ms   2.2x    2.99 ms   3.5x |      4.2x  11.1x |     3.0x   3.7x |      4        0
+//! dot f64 1e6           870.4 us    2.53 ms   2.9x    4.20 ms   4.8x |      9.1x  15.9x |     4.5x   5.3x |     13        0
+//! matmul f64 200x200     5.19 ms   16.87 ms   3.3x   33.73 ms   6.5x |      8.8x  21.5x |     4.4x   7.2x |     11      188
+//! wave f32 64^3 x100    85.81 ms  802.07 ms   9.3x     1.57 s  18.3x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
+//! sum f32 1e6           826.8 us    1.79 ms   2.2x    2.48 ms   3.0x |      4.2x  11.1x |     3.0x   3.7x |      4        0
 //! ```
 
 use std::hint::black_box;

@@ -7,7 +7,7 @@
 //! processor it runs on has AVX-512F, the five kernels below (`+`, `*`, `/`, fused multiply-add
 //! and square root, for `f32` and `f64`) run AVX-512 embedded rounding instead, written as
 //! inline assembly: it needs no target feature from the compiler, so it is inlined into the
-//! user's loop like the rest of the operation (checks off: dot 4.4x, wave 14x). Only registers
+//! user's loop like the rest of the operation (checks off: dot 3.7x, wave 14x). Only registers
 //! the compiler allocated are written.
 //!
 //! The kernels round with the compile-time path's sign identities (`RD(x) = −RU(−x)` on
