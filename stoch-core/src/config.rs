@@ -521,6 +521,11 @@ impl Config {
         let factor = 4.0 * 10f64.powi(1 - self.cancel_level as i32);
         CANCEL_FACTOR.store(factor.to_bits(), Ordering::Relaxed);
         CANCEL_FACTOR_F32.store((factor as f32).to_bits(), Ordering::Relaxed);
+        #[cfg(target_arch = "x86_64")]
+        crate::rt512::set_factors(
+            (self.detect & Instability::Cancellation.bit() != 0).then_some(factor),
+            self.detect & COLLAPSE_BIT != 0,
+        );
         PANIC_ON.store(self.panic_on, Ordering::Relaxed);
         MAX_SITES.store(self.max_sites as u64, Ordering::Relaxed);
         crate::digits::set_confidence(self.confidence);
@@ -676,6 +681,14 @@ mod tests {
         let factor = 4.0 * 10f64.powi(1 - Config::default().cancel_level as i32);
         assert_eq!(factor.to_bits(), 0x3F70_624D_D2F1_A9FC);
         assert_eq!((factor as f32).to_bits(), 0x3B83_126F);
+        // The run-time AVX-512 path's fused pre-tests start from the same configuration.
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (cancel, collapse) = crate::rt512::DEFAULT_FACTORS;
+            assert_eq!(cancel.to_bits(), factor.to_bits());
+            assert_eq!(collapse == 1.0, Config::default().detects_collapses());
+            assert!(Config::default().detects(Instability::Cancellation));
+        }
     }
 
     fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {

@@ -166,6 +166,14 @@ fn add_op<T: StochFloat>(
             v: T::add4(a.v, b.v, dir),
         };
     }
+    if let Some((v, hit)) = T::rt512_pre(0, a.v, b.v, dir) {
+        let r = Stochastic { v };
+        if hit {
+            hit_is_rare();
+            return add_hit(a, b, r, b_plain, b_negated, mask, loc);
+        }
+        return r;
+    }
     let r = Stochastic {
         v: T::add4(a.v, b.v, dir),
     };
@@ -186,6 +194,14 @@ fn mul_op<T: StochFloat>(
             v: T::mul4(a.v, b.v, dir),
         };
     }
+    if let Some((v, hit)) = T::rt512_pre(1, a.v, b.v, dir) {
+        let r = Stochastic { v };
+        if hit {
+            hit_is_rare();
+            return mul_hit(a, b, None, r, mask, loc);
+        }
+        return r;
+    }
     let r = Stochastic {
         v: T::mul4(a.v, b.v, dir),
     };
@@ -205,6 +221,14 @@ fn div_op<T: StochFloat>(
         return Stochastic {
             v: T::div4(a.v, b.v, dir),
         };
+    }
+    if let Some((v, hit)) = T::rt512_pre(2, a.v, b.v, dir) {
+        let r = Stochastic { v };
+        if hit {
+            hit_is_rare();
+            return div_hit(a, b, r, mask, loc);
+        }
+        return r;
     }
     let r = Stochastic {
         v: T::div4(a.v, b.v, dir),
@@ -243,11 +267,27 @@ fn check_add<T: StochFloat>(
     let hit = (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise(&r));
     if hit {
         hit_is_rare();
-        let args = (a.s(), b.s(), r.s(), b_plain, b_negated, mask, loc);
-        let bits = cold::run(args, |c| add_slow(&c.0, &c.1, &c.2, c.3, c.4, c.5, c.6));
-        if bits != 0 {
-            return r.or_flags(bits);
-        }
+        return add_hit(a, b, r, b_plain, b_negated, mask, loc);
+    }
+    r
+}
+
+/// The checks of `r = a + b` once their pre-test passed: [`add_slow`], out of line through the
+/// trampoline, and its flags on `r`.
+#[inline(always)]
+fn add_hit<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    r: Stochastic<T>,
+    b_plain: bool,
+    b_negated: bool,
+    mask: u8,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    let args = (a.s(), b.s(), r.s(), b_plain, b_negated, mask, loc);
+    let bits = cold::run(args, |c| add_slow(&c.0, &c.1, &c.2, c.3, c.4, c.5, c.6));
+    if bits != 0 {
+        return r.or_flags(bits);
     }
     r
 }
@@ -296,7 +336,7 @@ fn add_slow<T: StochFloat>(
 
 /// The factor of the noise pre-tests: a value whose samples `y` and `z` are within `|x|/42` of
 /// its sample `x` cannot be numerical noise (see [`maybe_noise`]).
-const SPREAD_FACTOR: f64 = 42.0;
+pub(crate) const SPREAD_FACTOR: f64 = 42.0;
 
 /// Whether `v` may be numerical noise: whether its sample `y` or `z` differs from `x` by more
 /// than `|x|/42`. A necessary condition, cheap and rarely true: numerical noise needs a spread
@@ -618,11 +658,25 @@ fn check_mul<T: StochFloat>(
 ) -> Stochastic<T> {
     if (mask & (MUL | COLLAPSE_BIT) != 0) & maybe_noise2(&a, &r) {
         hit_is_rare();
-        let args = (a.s(), b.s(), c.map(|c| c.s()), r.s(), mask, loc);
-        let bits = cold::run(args, |c| mul_slow(&c.0, &c.1, c.2, &c.3, c.4, c.5));
-        if bits != 0 {
-            return r.or_flags(bits);
-        }
+        return mul_hit(a, b, c, r, mask, loc);
+    }
+    r
+}
+
+/// The checks of `r = a·b` (`+ c`) once their pre-test passed: [`mul_slow`] out of line.
+#[inline(always)]
+fn mul_hit<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    c: Option<Stochastic<T>>,
+    r: Stochastic<T>,
+    mask: u8,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    let args = (a.s(), b.s(), c.map(|c| c.s()), r.s(), mask, loc);
+    let bits = cold::run(args, |c| mul_slow(&c.0, &c.1, c.2, &c.3, c.4, c.5));
+    if bits != 0 {
+        return r.or_flags(bits);
     }
     r
 }
@@ -659,12 +713,25 @@ fn check_div<T: StochFloat>(
 ) -> Stochastic<T> {
     if (mask & (DIV | COLLAPSE_BIT) != 0) & maybe_noise2(&b, &r) {
         hit_is_rare();
-        let bits = cold::run((a.s(), b.s(), r.s(), mask, loc), |c| {
-            div_slow(&c.0, &c.1, &c.2, c.3, c.4)
-        });
-        if bits != 0 {
-            return r.or_flags(bits);
-        }
+        return div_hit(a, b, r, mask, loc);
+    }
+    r
+}
+
+/// The checks of `r = a/b` once their pre-test passed: [`div_slow`] out of line.
+#[inline(always)]
+fn div_hit<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    r: Stochastic<T>,
+    mask: u8,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    let bits = cold::run((a.s(), b.s(), r.s(), mask, loc), |c| {
+        div_slow(&c.0, &c.1, &c.2, c.3, c.4)
+    });
+    if bits != 0 {
+        return r.or_flags(bits);
     }
     r
 }
@@ -1080,6 +1147,114 @@ mod tests {
                 assert_eq!(sse2::far2(v, w), Some(both), "{v:?} {w:?} (seed {seed:#x})");
             }
         }
+    }
+
+    /// The pre-tests fused into the run-time AVX-512 kernels (`rt512`) answer as the portable
+    /// pre-tests, `f64` and `f32`, for every factor setting, and their results are the kernels'
+    /// alone, bit for bit.
+    #[cfg(target_arch = "x86_64")]
+    fn check_fused<T: StochFloat>(seed: u64, rt: Fused<T>) {
+        let mut r = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut vs = values::<T>(&mut r, 4_000);
+        // Sums that cancel: operands of opposite signs within 10^-12 to 10^-1 of each other.
+        for i in 0..2_000 {
+            let v = vs[i];
+            let d = T::from_f64(10f64.powi(-((i % 12) as i32) - 1));
+            vs.push(v.map(|x| -(x + x * d)));
+        }
+        let four = |s: [T; 3]| [s[0], s[1], s[2], T::flags_lane(0b0000_0101)];
+        let settings = [
+            (0.004, 1.0),
+            (0.0, 1.0),
+            (0.004, 0.0),
+            (0.0, 0.0),
+            (0.4, 1.0),
+        ];
+        for (cancel, collapse) in settings {
+            let tab = crate::rt512::Tables::new(cancel, collapse);
+            let (f, c) = (T::from_f64(cancel), T::from_f64(collapse));
+            for i in 0..3 * vs.len() {
+                let a = four(vs[i % vs.len()]);
+                // A random partner, then partners that cancel `a`'s spread in a product and in
+                // a quotient: the operand's own pre-test must answer, not the result's.
+                let b = match i / vs.len() {
+                    0 => four(vs[(i * 7919 + 1) % vs.len()]),
+                    1 => four(vs[i % vs.len()].map(|x| T::ONE / x)),
+                    _ => a,
+                };
+                let dir = crate::rounding::dir_word((i % 4) as u32) | 0x9f;
+                for (op, name) in [(0, "add"), (1, "mul"), (2, "div")] {
+                    let (r, hit) = (rt.pre[op])(a, b, dir, &tab);
+                    let alone = (rt.kernel[op])(a, b, dir);
+                    assert!(
+                        r.iter()
+                            .zip(alone)
+                            .all(|(x, y)| StochFloat::to_f64(*x).to_bits()
+                                == StochFloat::to_f64(y).to_bits()),
+                        "{name}: {r:?} != {alone:?} (seed {seed:#x})"
+                    );
+                    let want = match op {
+                        0 => {
+                            let (a0, b0, r0) = (a[0].abs(), b[0].abs(), r[0].abs());
+                            let big = if a0 > b0 { a0 } else { b0 };
+                            (r0 < f * big) | ((r0 < c * big) & far_samples(&r))
+                        }
+                        1 => far_samples(&a) | far_samples(&r),
+                        _ => far_samples(&b) | far_samples(&r),
+                    };
+                    assert_eq!(
+                        hit, want,
+                        "{name} of {a:?} and {b:?} = {r:?}, factors {cancel}, {collapse} \
+                         (seed {seed:#x})"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A run-time AVX-512 kernel alone.
+    #[cfg(target_arch = "x86_64")]
+    type Kernel<T> = fn([T; 4], [T; 4], u32) -> [T; 4];
+
+    /// A run-time AVX-512 kernel with its fused pre-test.
+    #[cfg(target_arch = "x86_64")]
+    type Pre<T> = fn([T; 4], [T; 4], u32, &crate::rt512::Tables) -> ([T; 4], bool);
+
+    /// The run-time AVX-512 kernels of one type, alone and with their fused pre-tests.
+    #[cfg(target_arch = "x86_64")]
+    struct Fused<T: 'static> {
+        kernel: [Kernel<T>; 3],
+        pre: [Pre<T>; 3],
+    }
+
+    /// The fused pre-tests of the run-time AVX-512 path answer as the portable ones (seeded,
+    /// `STOCH_TEST_SEED` replays a failure; skipped on a processor without AVX-512).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn fused_pretests_answer_as_the_portable_ones() {
+        use crate::rt512::*;
+        if !available() {
+            eprintln!("skipped: this processor has no AVX-512F and AVX-512DQ");
+            return;
+        }
+        let seed = std::env::var("STOCH_TEST_SEED")
+            .ok()
+            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+            .unwrap_or(0x00f0_5ed0);
+        check_fused::<f64>(
+            seed,
+            Fused {
+                kernel: [add_f64, mul_f64, div_f64],
+                pre: [add_pre_f64, mul_pre_f64, div_pre_f64],
+            },
+        );
+        check_fused::<f32>(
+            seed,
+            Fused {
+                kernel: [add_f32, mul_f32, div_f32],
+                pre: [add_pre_f32, mul_pre_f32, div_pre_f32],
+            },
+        );
     }
 
     /// The noise pre-tests, on the path this build compiles (AVX2, SSE2 or portable), pass every

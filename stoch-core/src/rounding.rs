@@ -137,6 +137,12 @@ pub trait Kernels: Sized + Copy {
     /// (`a·b + c`), 4 sqrt (of `a`), on four lanes, when the processor has AVX-512F (whatever
     /// the target, so that tests check it against the same oracle); `None` elsewhere.
     fn rt512_4(op: u8, a: [Self; 4], b: [Self; 4], c: [Self; 4], dir: u32) -> Option<[Self; 4]>;
+    /// On the run-time AVX-512 path, when it is the one that runs (a build without AVX-512 on
+    /// a processor with it): `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with random rounding
+    /// and, in the same assembly block, the pre-test of the operation's checks (see `ops`):
+    /// the result's lanes and whether the pre-test passed. `None` on every other path, where
+    /// the compiler's code runs the same pre-test after the kernel.
+    fn rt512_pre(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<(Self::Lanes, bool)>;
     /// `a + b` rounded down (`down`) or up, one sample (portable path).
     fn rr_add(a: Self, b: Self, down: bool) -> Self;
     /// `a * b` rounded down or up, one sample (portable path).
@@ -1099,7 +1105,18 @@ fn fma_err_tiny_f64(a: f64, x: f64, b: f64, r1: f64) -> f64 {
 
 /// The lanes, constants and dispatch (AVX-512 or portable) that are the same for both types.
 macro_rules! dispatch {
-    ($t:ident, $l:ident, $lanes:ident, $unl:ident, $add:ident, $mul:ident, $div:ident, $fma:ident, $sqrt:ident) => {
+    (
+        $t:ident,
+        $l:ident,
+        $lanes:ident,
+        $unl:ident,
+        $add:ident,
+        $mul:ident,
+        $div:ident,
+        $fma:ident,
+        $sqrt:ident,
+        [$add_pre:ident, $mul_pre:ident, $div_pre:ident]
+    ) => {
         type Lanes = $l;
         const ZERO_L: $l = $lanes([0.0; 4]);
         const ONE_L: $l = $lanes([1.0, 1.0, 1.0, 0.0]);
@@ -1284,6 +1301,28 @@ macro_rules! dispatch {
             }
         }
         #[inline(always)]
+        fn rt512_pre(op: u8, a: $l, b: $l, dir: u32) -> Option<($l, bool)> {
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+            {
+                if !rt512::on() {
+                    return None;
+                }
+                let (a, b) = (Self::store(a), Self::store(b));
+                let tab = &rt512::TABLES;
+                let (r, hit) = match op {
+                    0 => rt512::$add_pre(a, b, dir, tab),
+                    1 => rt512::$mul_pre(a, b, dir, tab),
+                    _ => rt512::$div_pre(a, b, dir, tab),
+                };
+                Some((Self::load(r), hit))
+            }
+            #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx512f"))))]
+            {
+                let _ = (op, a, b, dir);
+                None
+            }
+        }
+        #[inline(always)]
         fn or_bits(a: $t, b: $t) -> $t {
             $t::from_bits(a.to_bits() | b.to_bits())
         }
@@ -1295,7 +1334,18 @@ macro_rules! dispatch {
 }
 
 impl Kernels for f64 {
-    dispatch!(f64, L64, lanes64, unlanes64, add_f64, mul_f64, div_f64, fma_f64, sqrt_f64);
+    dispatch!(
+        f64,
+        L64,
+        lanes64,
+        unlanes64,
+        add_f64,
+        mul_f64,
+        div_f64,
+        fma_f64,
+        sqrt_f64,
+        [add_pre_f64, mul_pre_f64, div_pre_f64]
+    );
     #[inline(always)]
     fn rr_add(a: f64, b: f64, down: bool) -> f64 {
         // TwoSum is branch-free; near ±MAX its `s − a` can overflow, where the magnitude-ordered
@@ -1355,7 +1405,18 @@ impl Kernels for f64 {
 }
 
 impl Kernels for f32 {
-    dispatch!(f32, L32, lanes32, unlanes32, add_f32, mul_f32, div_f32, fma_f32, sqrt_f32);
+    dispatch!(
+        f32,
+        L32,
+        lanes32,
+        unlanes32,
+        add_f32,
+        mul_f32,
+        div_f32,
+        fma_f32,
+        sqrt_f32,
+        [add_pre_f32, mul_pre_f32, div_pre_f32]
+    );
     #[inline(always)]
     fn rr_add(a: f32, b: f32, down: bool) -> f32 {
         let (s, e) = if a.abs().max(b.abs()) < 1.6e38 {
@@ -1530,7 +1591,7 @@ mod avx512 {
     const RD: i32 = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
     const SAMPLES: u8 = 0b0111;
 
-    use crate::rt512::{MASK_F32, MASK_F64};
+    use crate::rt512::TABLES;
     /// Lanes rounded down for the two random bits.
     const DOWN: [u8; 4] = [0b100, 0b101, 0b010, 0b011];
 
@@ -1561,11 +1622,11 @@ mod avx512 {
     }
     #[inline(always)]
     fn m64(dir: u32) -> L64 {
-        super::lanes64(*super::row(&MASK_F64, dir))
+        super::lanes64(*super::row(&TABLES.mask64, dir))
     }
     #[inline(always)]
     fn m32(dir: u32) -> L32 {
-        let m = super::row(&MASK_F32, dir);
+        let m = super::row(&TABLES.mask32, dir);
         super::lanes32([m[0], m[1], m[2], m[3]])
     }
 

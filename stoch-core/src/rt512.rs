@@ -4,7 +4,7 @@
 //! A program built for the default target runs the portable path: software directed rounding
 //! from error-free transformations, with Dekker's products where the target has no FMA, several
 //! times slower (the `overhead` example, checks off: dot 33x the plain time, wave 77x). When the
-//! processor it runs on has AVX-512F, the five kernels below (`+`, `*`, `/`, fused multiply-add
+//! processor it runs on has AVX-512F and AVX-512DQ, the five kernels below (`+`, `*`, `/`, fused multiply-add
 //! and square root, for `f32` and `f64`) run AVX-512 embedded rounding instead, written as
 //! inline assembly: it needs no target feature from the compiler, so it is inlined into the
 //! user's loop like the rest of the operation (checks off: dot 3.7x, wave 14x). Only registers
@@ -20,32 +20,41 @@
 //! in a function that enables AVX itself (`#[target_feature]`) it could keep a 256-bit value
 //! live across the kernel and lose half of it.
 //!
+//! `+`, `−`, `*` and `/` with their checks on run their kernel and the pre-test of their checks
+//! (see `ops`: the cancellation and accuracy-collapse tests of a sum, the noise tests of a
+//! product's or quotient's operand and result) in one assembly block ([`add_pre_f64`] and the
+//! others), which leaves one general register for the caller to test: the compiler's SSE2 code
+//! for the same tests takes about twice the instructions (two-operand forms and their register
+//! copies) and, on a Zen 5, twice the vector operations, which is what those loops wait on
+//! (checks on, dot product 9.3x -> 8.3x the plain time, matmul 13.4x -> 12.1x, f32 sum 8.9x ->
+//! 8.3x; a dot-product iteration went from about 130 to 100 instructions). Every constant
+//! they read is in one static, [`TABLES`], so that a loop keeps one address for all of them.
+//!
 //! The choice is made once per process, when the first thread seeds its random generator
 //! ([`detect`]), and costs one load and one well-predicted branch per operation.
 //! `STOCH_PORTABLE=1` keeps the portable path (to compare the two).
 
 use core::arch::asm;
 use core::arch::x86_64::{__m128, __m128d};
-#[cfg(not(target_feature = "avx512f"))]
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use crate::rounding::row_offset;
 
-/// Whether the kernels below are the ones dispatched.
-#[cfg(not(target_feature = "avx512f"))]
-static ON: AtomicBool = AtomicBool::new(false);
-
-/// Whether this processor has AVX-512F (the kernels below may run).
+/// Whether this processor has AVX-512F and AVX-512DQ (the kernels below may run: the
+/// pre-tests fused into them take the larger magnitude of two operands with `vrangesd`, from
+/// AVX-512DQ, which every processor with AVX-512F has but the Xeon Phi).
 #[inline]
 pub(crate) fn available() -> bool {
-    std::is_x86_feature_detected!("avx512f")
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512dq")
 }
 
 /// Chooses the path for this process (once, through [`ensure_detected`]): the kernels below
 /// when the processor has AVX-512F and `STOCH_PORTABLE` does not ask for the portable path.
 #[cfg(not(target_feature = "avx512f"))]
 fn detect() {
-    ON.store(available() && !portable_requested(), Ordering::Relaxed);
+    TABLES
+        .on
+        .store(available() && !portable_requested(), Ordering::Relaxed);
 }
 
 /// Whether `STOCH_PORTABLE` asks for the portable path (see [`parse_portable`]); a value it
@@ -89,7 +98,7 @@ pub(crate) fn ensure_detected() {
 #[cfg(not(target_feature = "avx512f"))]
 #[inline(always)]
 pub(crate) fn on() -> bool {
-    let on = ON.load(Ordering::Relaxed);
+    let on = TABLES.on.load(Ordering::Relaxed);
     if !on {
         portable_is_unlikely();
     }
@@ -101,23 +110,6 @@ pub(crate) fn on() -> bool {
 #[cold]
 #[inline(always)]
 fn portable_is_unlikely() {}
-
-/// Sign masks (−0.0 = round down) of lanes x, y, z for the two random bits; lane 3 is 0 (the
-/// compile-time AVX-512 path uses them too).
-pub(crate) static MASK_F64: [[f64; 4]; 4] = [
-    [0.0, 0.0, -0.0, 0.0],
-    [-0.0, 0.0, -0.0, 0.0],
-    [0.0, -0.0, 0.0, 0.0],
-    [-0.0, -0.0, 0.0, 0.0],
-];
-/// The same for `f32` lanes, rows padded to 32 bytes (rows are read at the byte offset the
-/// direction word gives, [`crate::rounding::row`]).
-pub(crate) static MASK_F32: [[f32; 8]; 4] = [
-    [0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-    [-0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-    [0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-    [-0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-];
 
 /// Lanes x, y and z, flags of an `f64` value as two registers.
 #[inline(always)]
@@ -149,20 +141,283 @@ fn a32(v: __m128) -> [f32; 4] {
     unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
 }
 
-/// `op` (`vaddsd`, `vmulsd` or `vdivsd`) with random rounding on f64 lanes, one scalar
-/// instruction per sample: `$bx`/`$bxhi` name the registers that hold `b` as the instruction
-/// reads it (sums sign-mask both operands into `y`/`g`; products and quotients one, and read
-/// `b` and `bhi` as they are). The operands are read only (three-operand forms), so the
-/// compiler keeps them where they are for the checks that follow, without copies.
+/// The constants of the pre-tests fused into the kernels ([`add_pre_f64`] and the others), for
+/// `f64` lanes: the mask that clears the sign, the spread factor of the noise pre-test
+/// ([`SPREAD_FACTOR`](crate::ops::SPREAD_FACTOR)) in both lanes, then the cancellation factor
+/// (0 when cancellation detection is off) and the collapse factor (1 when accuracy-collapse
+/// detection is on, 0 when off), which [`set_factors`] keeps in step with the configuration.
+#[repr(C, align(16))]
+pub(crate) struct Pre64 {
+    abs: [u64; 2],
+    spread: [f64; 2],
+    factors: [AtomicU64; 2],
+}
+
+/// The same for `f32` lanes (four lanes per constant).
+#[repr(C, align(16))]
+pub(crate) struct Pre32 {
+    abs: [u32; 4],
+    spread: [f32; 4],
+    /// The two factors, then two zero lanes (the pre-test multiplies the four lanes).
+    factors: [AtomicU32; 4],
+}
+
+/// Everything the kernels and their fused pre-tests read, in one static: a loop keeps one
+/// address in a register for all of them (each static is an address of its own, loaded from
+/// the global offset table in a position-independent program, and the loops of a build for the
+/// default target run short of registers).
+#[repr(C, align(64))]
+pub(crate) struct Tables {
+    /// Sign masks (−0.0 = round down) of `f64` lanes x, y, z for the two random bits; lane 3
+    /// is 0 (the compile-time AVX-512 path uses them too). At offset 0.
+    pub(crate) mask64: [[f64; 4]; 4],
+    /// The same for `f32` lanes, rows padded to 32 bytes (rows are read at the byte offset the
+    /// direction word gives, [`crate::rounding::row`]). At offset 128.
+    pub(crate) mask32: [[f32; 8]; 4],
+    /// The pre-tests' constants for `f64` (offset 256).
+    pre64: Pre64,
+    /// The same for `f32` (offset 304).
+    pre32: Pre32,
+    /// Whether the kernels below are the ones dispatched (builds without AVX-512).
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    on: AtomicBool,
+}
+
+/// The offsets the assembly below reads the tables at.
+const _: () = {
+    assert!(core::mem::offset_of!(Tables, mask32) == 128);
+    assert!(core::mem::offset_of!(Tables, pre64) == 256);
+    assert!(core::mem::offset_of!(Tables, pre32) == 304);
+    assert!(core::mem::offset_of!(Pre64, spread) == 16);
+    assert!(core::mem::offset_of!(Pre64, factors) == 32);
+    assert!(core::mem::offset_of!(Pre32, spread) == 16);
+    assert!(core::mem::offset_of!(Pre32, factors) == 32);
+};
+
+/// The tables, with the pre-tests' factors of the default configuration (cancellation at
+/// level 4, collapse on) until [`set_factors`].
+pub(crate) static TABLES: Tables = Tables::new(DEFAULT_FACTORS.0, DEFAULT_FACTORS.1);
+
+/// The pre-tests' factors for the default configuration: cancellation at level 4 (the factor
+/// `Config::apply` computes), accuracy collapses detected.
+pub(crate) const DEFAULT_FACTORS: (f64, f64) = (0.004, 1.0);
+
+impl Tables {
+    /// The tables with cancellation factor `cancel` and collapse factor `collapse` (see
+    /// [`Pre64`]).
+    pub(crate) const fn new(cancel: f64, collapse: f64) -> Tables {
+        Tables {
+            mask64: [
+                [0.0, 0.0, -0.0, 0.0],
+                [-0.0, 0.0, -0.0, 0.0],
+                [0.0, -0.0, 0.0, 0.0],
+                [-0.0, -0.0, 0.0, 0.0],
+            ],
+            mask32: [
+                [0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+                [-0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+                [0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+                [-0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            ],
+            pre64: Pre64 {
+                abs: [i64::MAX as u64; 2],
+                spread: [crate::ops::SPREAD_FACTOR; 2],
+                factors: [
+                    AtomicU64::new(cancel.to_bits()),
+                    AtomicU64::new(collapse.to_bits()),
+                ],
+            },
+            pre32: Pre32 {
+                abs: [i32::MAX as u32; 4],
+                spread: [crate::ops::SPREAD_FACTOR as f32; 4],
+                factors: [
+                    AtomicU32::new((cancel as f32).to_bits()),
+                    AtomicU32::new((collapse as f32).to_bits()),
+                    AtomicU32::new(0),
+                    AtomicU32::new(0),
+                ],
+            },
+            on: AtomicBool::new(false),
+        }
+    }
+}
+
+/// Sets the factors of the fused pre-tests: `cancel` the cancellation factor in force
+/// (`None` when cancellation detection is off), `collapse` whether accuracy collapses are
+/// detected.
+pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
+    let cancel = cancel.unwrap_or(0.0);
+    let collapse = if collapse { 1.0 } else { 0.0 };
+    TABLES.pre64.factors[0].store(cancel.to_bits(), Ordering::Relaxed);
+    TABLES.pre64.factors[1].store(f64::to_bits(collapse), Ordering::Relaxed);
+    TABLES.pre32.factors[0].store((cancel as f32).to_bits(), Ordering::Relaxed);
+    TABLES.pre32.factors[1].store((collapse as f32).to_bits(), Ordering::Relaxed);
+}
+
+/// The instructions of a kernel on f64 lanes: `op` (`vaddsd`, `vmulsd` or `vdivsd`) with
+/// random rounding, one scalar instruction per sample; `$bx`/`$bxhi` name the registers that
+/// hold `b` as the instruction reads it (sums sign-mask both operands into `y`/`g`; products
+/// and quotients one, and read `b` and `bhi` as they are). The operands are read only
+/// (three-operand forms), so the compiler keeps them where they are for the checks that follow,
+/// without copies. Result in `lo` (samples x, y) and `hi` (sample z, flags: the OR of the
+/// operands' flags lanes).
+macro_rules! kernel64 {
+    ($insn:literal, $xor_b:literal, $bx:literal, $xor_bhi:literal, $bxhi:literal) => {
+        concat!(
+            "vmovupd {m}, [{tab} + {off}]\n",
+            "vxorpd {x}, {a}, {m}\n",
+            $xor_b,
+            "\n",
+            "vpermilpd {t}, {x}, 1\n",
+            "vpermilpd {u}, ",
+            $bx,
+            ", 1\n",
+            $insn,
+            " {x}, {x}, ",
+            $bx,
+            ", {{ru-sae}}\n",
+            $insn,
+            " {t}, {t}, {u}, {{ru-sae}}\n",
+            "vxorpd {u}, {ahi}, [{tab} + {off} + 16]\n",
+            $xor_bhi,
+            "\n",
+            $insn,
+            " {u}, {u}, ",
+            $bxhi,
+            ", {{ru-sae}}\n",
+            "vunpcklpd {x}, {x}, {t}\n",
+            "vorpd {t}, {ahi}, {bhi}\n",
+            "vxorpd {lo}, {x}, {m}\n",
+            "vxorpd {u}, {u}, [{tab} + {off} + 16]\n",
+            "vblendpd {hi}, {u}, {t}, 2\n",
+        )
+    };
+}
+
+/// The same on f32 lanes (one register, result in `r`).
+macro_rules! kernel32 {
+    ($insn:literal, $xor_b:literal, $bx:literal) => {
+        concat!(
+            "vmovups {m}, [{tab} + {off} + 128]\n",
+            "vxorps {x}, {a}, {m}\n",
+            $xor_b,
+            "\n",
+            "vmovshdup {t}, {x}\n",
+            "vmovshdup {u}, ",
+            $bx,
+            "\n",
+            $insn,
+            " {t}, {t}, {u}, {{ru-sae}}\n",
+            "vpermilps {u}, {x}, 2\n",
+            "vpermilps {v}, ",
+            $bx,
+            ", 2\n",
+            $insn,
+            " {u}, {u}, {v}, {{ru-sae}}\n",
+            $insn,
+            " {x}, {x}, ",
+            $bx,
+            ", {{ru-sae}}\n",
+            "vinsertps {x}, {x}, {t}, 0x10\n",
+            "vinsertps {x}, {x}, {u}, 0x20\n",
+            "vxorps {x}, {x}, {m}\n",
+            "vorps {t}, {a}, {b}\n",
+            "vblendps {r}, {x}, {t}, 8\n",
+        )
+    };
+}
+
+/// The noise pre-test of an f64 value held in `$lo` (samples x, y) and `$hi` (sample z, flags)
+/// into `$d`: lanes `[42·|y − x| > |x|, 42·|z − x| > |x|]` (all ones where true), as
+/// [`maybe_noise`](crate::ops::maybe_noise). Needs the sign mask in `{m}`; clobbers `$x`.
+macro_rules! far64 {
+    ($lo:literal, $hi:literal, $d:literal, $x:literal) => {
+        concat!(
+            "vmovddup ",
+            $x,
+            ", ",
+            $lo,
+            "\n",
+            "vshufpd ",
+            $d,
+            ", ",
+            $lo,
+            ", ",
+            $hi,
+            ", 1\n",
+            "vsubpd ",
+            $d,
+            ", ",
+            $d,
+            ", ",
+            $x,
+            "\n",
+            "vandpd ",
+            $d,
+            ", ",
+            $d,
+            ", {m}\n",
+            "vmulpd ",
+            $d,
+            ", ",
+            $d,
+            ", xmmword ptr [{tab} + 272]\n",
+            "vandpd ",
+            $x,
+            ", ",
+            $x,
+            ", {m}\n",
+            "vcmpltpd ",
+            $d,
+            ", ",
+            $x,
+            ", ",
+            $d,
+            "\n",
+        )
+    };
+}
+
+/// The noise pre-test of an f32 operand `$v` and of the result `{r}` at once, into `{g}`: the
+/// samples y and z of both in one register, `[v₁, v₂, r₁, r₂]`, against `[v₀, v₀, r₀, r₀]`
+/// (a bit per sample far from its value's `x`, as
+/// [`maybe_noise`](crate::ops::maybe_noise)).
+macro_rules! noise_pair32 {
+    ($v:literal) => {
+        concat!(
+            "vshufps {t}, ",
+            $v,
+            ", {r}, 0x99\n",
+            "vshufps {x}, ",
+            $v,
+            ", {r}, 0\n",
+            "vsubps {t}, {t}, {x}\n",
+            "vandps {t}, {t}, xmmword ptr [{tab} + 304]\n",
+            "vmulps {t}, {t}, xmmword ptr [{tab} + 320]\n",
+            "vandps {x}, {x}, xmmword ptr [{tab} + 304]\n",
+            "vcmpltps {t}, {x}, {t}\n",
+            "vmovmskps {g:e}, {t}\n",
+        )
+    };
+}
+
+/// Random rounding of the three f64 samples (lane 3: OR of the flags lanes), the kernel alone
+/// or with a fused pre-test: `$name` returns the result, `$pre` the result and whether the
+/// pre-test `$test` (instructions after the kernel that leave a `movmsk` in `{g}`) passed in
+/// the bits `$bits`. Only where [`available`] says the processor has AVX-512F.
 macro_rules! binop64 {
     (
         $name:ident,
+        $pre:ident,
         $insn:literal,
         $xor_b:literal,
         $bx:literal,
         $xor_bhi:literal,
         $bxhi:literal,
-        [$($y:tt)*]
+        [$($y:tt)*],
+        $test:expr,
+        [$($p:tt)*],
+        $bits:literal
     ) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
         /// [`available`] says the processor has AVX-512F.
@@ -175,48 +430,80 @@ macro_rules! binop64 {
             // are written after the last read of an input (they may share its register).
             unsafe {
                 asm!(
-                    "vmovupd {m}, [{tab} + {off}]",
-                    "vmovupd {mh}, [{tab} + {off} + 16]",
-                    "vorpd {f}, {ahi}, {bhi}",
-                    "vxorpd {x}, {a}, {m}",
-                    $xor_b,
-                    "vpermilpd {t}, {x}, 1",
-                    concat!("vpermilpd {u}, ", $bx, ", 1"),
-                    concat!($insn, " {x}, {x}, ", $bx, ", {{ru-sae}}"),
-                    concat!($insn, " {t}, {t}, {u}, {{ru-sae}}"),
-                    "vxorpd {u}, {ahi}, {mh}",
-                    $xor_bhi,
-                    concat!($insn, " {u}, {u}, ", $bxhi, ", {{ru-sae}}"),
-                    "vunpcklpd {x}, {x}, {t}",
-                    "vxorpd {lo}, {x}, {m}",
-                    "vxorpd {u}, {u}, {mh}",
-                    "vblendpd {hi}, {u}, {f}, 2",
+                    kernel64!($insn, $xor_b, $bx, $xor_bhi, $bxhi),
                     a = in(xmm_reg) alo,
                     ahi = in(xmm_reg) ahi,
                     b = in(xmm_reg) blo,
                     bhi = in(xmm_reg) bhi,
                     lo = lateout(xmm_reg) lo,
                     hi = lateout(xmm_reg) hi,
-                    f = out(xmm_reg) _,
                     m = out(xmm_reg) _,
-                    mh = out(xmm_reg) _,
                     x = out(xmm_reg) _,
                     $($y)*
                     t = out(xmm_reg) _,
                     u = out(xmm_reg) _,
-                    tab = in(reg) MASK_F64.as_ptr(),
+                    tab = in(reg) &TABLES,
                     off = in(reg) row_offset(dir),
                     options(pure, readonly, nostack, preserves_flags),
                 );
             }
             join64(lo, hi)
         }
+
+        /// The kernel and, in the same assembly block, the pre-test of its checks (see
+        /// [`crate::ops`]) with the constants of `tab` ([`TABLES`] but in tests): the result,
+        /// and whether the pre-test passed (rarely: the caller then takes its slow path). Where the build's target has only SSE2, the compiler's code
+        /// for the same test takes about twice the instructions (two-operand forms and their
+        /// copies), and the checked loops of such a build wait on the instruction stream.
+        #[inline(always)]
+        #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+        pub(crate) fn $pre(a: [f64; 4], b: [f64; 4], dir: u32, tab: &Tables) -> ([f64; 4], bool) {
+            let ((alo, ahi), (blo, bhi)) = (split64(a), split64(b));
+            let (lo, hi): (__m128d, __m128d);
+            let g: u32;
+            // SAFETY: as in the kernel alone; the pre-test reads the constant tables (`TABLES`)
+            // only. `lo` and `hi` are read after the kernel, with the inputs: they are written
+            // early and do not share an input's register.
+            unsafe {
+                asm!(
+                    kernel64!($insn, $xor_b, $bx, $xor_bhi, $bxhi),
+                    $test,
+                    a = in(xmm_reg) alo,
+                    ahi = in(xmm_reg) ahi,
+                    b = in(xmm_reg) blo,
+                    bhi = in(xmm_reg) bhi,
+                    lo = out(xmm_reg) lo,
+                    hi = out(xmm_reg) hi,
+                    m = out(xmm_reg) _,
+                    x = out(xmm_reg) _,
+                    $($y)*
+                    t = out(xmm_reg) _,
+                    u = out(xmm_reg) _,
+                    g = lateout(reg) g,
+                    $($p)*
+                    tab = in(reg) tab,
+                    off = in(reg) row_offset(dir),
+                    options(pure, readonly, nostack),
+                );
+            }
+            (join64(lo, hi), g & $bits != 0)
+        }
     };
 }
 
 /// The same on f32 lanes (one register).
 macro_rules! binop32 {
-    ($name:ident, $insn:literal, $xor_b:literal, $bx:literal, [$($y:tt)*]) => {
+    (
+        $name:ident,
+        $pre:ident,
+        $insn:literal,
+        $xor_b:literal,
+        $bx:literal,
+        [$($y:tt)*],
+        $test:expr,
+        [$($p:tt)*],
+        $bits:literal
+    ) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
         /// [`available`] says the processor has AVX-512F.
         #[inline(always)]
@@ -225,62 +512,199 @@ macro_rules! binop32 {
             // SAFETY: as in the f64 kernels.
             unsafe {
                 asm!(
-                    "vmovups {m}, [{tab} + {off}]",
-                    "vorps {f}, {a}, {b}",
-                    "vxorps {x}, {a}, {m}",
-                    $xor_b,
-                    "vmovshdup {t}, {x}",
-                    concat!("vmovshdup {u}, ", $bx),
-                    concat!($insn, " {t}, {t}, {u}, {{ru-sae}}"),
-                    "vpermilps {u}, {x}, 2",
-                    concat!("vpermilps {v}, ", $bx, ", 2"),
-                    concat!($insn, " {u}, {u}, {v}, {{ru-sae}}"),
-                    concat!($insn, " {x}, {x}, ", $bx, ", {{ru-sae}}"),
-                    "vinsertps {x}, {x}, {t}, 0x10",
-                    "vinsertps {x}, {x}, {u}, 0x20",
-                    "vxorps {x}, {x}, {m}",
-                    "vblendps {r}, {x}, {f}, 8",
+                    kernel32!($insn, $xor_b, $bx),
                     a = in(xmm_reg) v32(a),
                     b = in(xmm_reg) v32(b),
                     r = lateout(xmm_reg) r,
-                    f = out(xmm_reg) _,
                     m = out(xmm_reg) _,
                     x = out(xmm_reg) _,
                     $($y)*
                     t = out(xmm_reg) _,
                     u = out(xmm_reg) _,
                     v = out(xmm_reg) _,
-                    tab = in(reg) MASK_F32.as_ptr(),
+                    tab = in(reg) &TABLES,
                     off = in(reg) row_offset(dir),
                     options(pure, readonly, nostack, preserves_flags),
                 );
             }
             a32(r)
         }
+
+        /// The kernel and its pre-test in one assembly block, as for f64.
+        #[inline(always)]
+        #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+        pub(crate) fn $pre(a: [f32; 4], b: [f32; 4], dir: u32, tab: &Tables) -> ([f32; 4], bool) {
+            let r: __m128;
+            let g: u32;
+            // SAFETY: as in the f64 kernels with their pre-test.
+            unsafe {
+                asm!(
+                    kernel32!($insn, $xor_b, $bx),
+                    $test,
+                    a = in(xmm_reg) v32(a),
+                    b = in(xmm_reg) v32(b),
+                    r = out(xmm_reg) r,
+                    m = out(xmm_reg) _,
+                    x = out(xmm_reg) _,
+                    $($y)*
+                    t = out(xmm_reg) _,
+                    u = out(xmm_reg) _,
+                    v = out(xmm_reg) _,
+                    g = lateout(reg) g,
+                    $($p)*
+                    tab = in(reg) tab,
+                    off = in(reg) row_offset(dir),
+                    options(pure, readonly, nostack),
+                );
+            }
+            (a32(r), g & $bits != 0)
+        }
     };
 }
 
-// A sum negates both operands to round down; a product or quotient one.
+/// The pre-test of a sum `r = a + b` on f64 lanes (see `ops::check_add`): in lane 0,
+/// `|r₀| < F·max(|a₀|, |b₀|)` (a possible cancellation, `F` the cancellation factor, 0 when
+/// that check is off), or-ed per lane with `|r₀| < C·max(|a₀|, |b₀|)` and the noise pre-test
+/// of `r` (a possible accuracy collapse, `C` 1 when that check is on, 0 when off).
+macro_rules! add_test64 {
+    () => {
+        concat!(
+            "vrangesd {t}, {a}, {b}, 11\n",
+            "vmovddup {t}, {t}\n",
+            "vmovddup {x}, {lo}\n",
+            "vandpd {y}, {x}, xmmword ptr [{tab} + 256]\n",
+            "vmulpd {u}, {t}, xmmword ptr [{tab} + 288]\n",
+            "vcmpltpd {u}, {y}, {u}\n",
+            "vshufpd {t}, {lo}, {hi}, 1\n",
+            "vsubpd {t}, {t}, {x}\n",
+            "vandpd {t}, {t}, xmmword ptr [{tab} + 256]\n",
+            "vmulpd {t}, {t}, xmmword ptr [{tab} + 272]\n",
+            "vcmpltpd {t}, {y}, {t}\n",
+            "vmovmskpd {g:e}, {u}\n",
+            "vmovmskpd {h:e}, {t}\n",
+            "neg {h:e}\n",
+            "sbb {h:e}, {h:e}\n",
+            "or {h:e}, 1\n",
+            "and {g:e}, {h:e}\n",
+        )
+    };
+}
+
+/// The same on f32 lanes: lane 0 the cancellation test, lanes 1 and 2 the collapse test (lane 3
+/// is not read).
+macro_rules! add_test32 {
+    () => {
+        concat!(
+            "vrangess {t}, {a}, {b}, 11\n",
+            "vpermilps {t}, {t}, 0\n",
+            "vpermilps {x}, {r}, 0\n",
+            "vandps {y}, {x}, xmmword ptr [{tab} + 304]\n",
+            "vmulps {u}, {t}, xmmword ptr [{tab} + 336]\n",
+            "vcmpltps {u}, {y}, {u}\n",
+            "vsubps {t}, {r}, {x}\n",
+            "vandps {t}, {t}, xmmword ptr [{tab} + 304]\n",
+            "vmulps {t}, {t}, xmmword ptr [{tab} + 320]\n",
+            "vcmpltps {t}, {y}, {t}\n",
+            "vmovmskps {g:e}, {u}\n",
+            "vmovmskps {h:e}, {t}\n",
+            "and {h:e}, 6\n",
+            "neg {h:e}\n",
+            "sbb {h:e}, {h:e}\n",
+            "or {h:e}, 1\n",
+            "and {g:e}, {h:e}\n",
+        )
+    };
+}
+
+// A sum negates both operands to round down; a product or quotient one. The pre-test of a
+// product is the noise pre-test of `a` and of the result, that of a quotient the noise pre-test
+// of `b` and of the result (see `ops::check_mul` and `ops::check_div`).
 binop64!(
     add_f64,
+    add_pre_f64,
     "vaddsd",
     "vxorpd {y}, {b}, {m}",
     "{y}",
-    "vxorpd {y}, {bhi}, {mh}",
+    "vxorpd {y}, {bhi}, [{tab} + {off} + 16]",
     "{y}",
-    [y = out(xmm_reg) _,]
+    [y = out(xmm_reg) _,],
+    add_test64!(),
+    [h = out(reg) _,],
+    0b11
 );
-binop64!(mul_f64, "vmulsd", "", "{b}", "", "{bhi}", []);
-binop64!(div_f64, "vdivsd", "", "{b}", "", "{bhi}", []);
+binop64!(
+    mul_f64,
+    mul_pre_f64,
+    "vmulsd",
+    "",
+    "{b}",
+    "",
+    "{bhi}",
+    [],
+    concat!(
+        "vmovapd {m}, xmmword ptr [{tab} + 256]\n",
+        far64!("{a}", "{ahi}", "{t}", "{x}"),
+        far64!("{lo}", "{hi}", "{u}", "{x}"),
+        "vmovmskpd {g:e}, {t}\n",
+        "vmovmskpd {h:e}, {u}\n",
+        "or {g:e}, {h:e}\n",
+    ),
+    [h = out(reg) _,],
+    0b11
+);
+binop64!(
+    div_f64,
+    div_pre_f64,
+    "vdivsd",
+    "",
+    "{b}",
+    "",
+    "{bhi}",
+    [],
+    concat!(
+        "vmovapd {m}, xmmword ptr [{tab} + 256]\n",
+        far64!("{b}", "{bhi}", "{t}", "{x}"),
+        far64!("{lo}", "{hi}", "{u}", "{x}"),
+        "vmovmskpd {g:e}, {t}\n",
+        "vmovmskpd {h:e}, {u}\n",
+        "or {g:e}, {h:e}\n",
+    ),
+    [h = out(reg) _,],
+    0b11
+);
 binop32!(
     add_f32,
+    add_pre_f32,
     "vaddss",
     "vxorps {y}, {b}, {m}",
     "{y}",
-    [y = out(xmm_reg) _,]
+    [y = out(xmm_reg) _,],
+    add_test32!(),
+    [h = out(reg) _,],
+    0b0111
 );
-binop32!(mul_f32, "vmulss", "", "{b}", []);
-binop32!(div_f32, "vdivss", "", "{b}", []);
+binop32!(
+    mul_f32,
+    mul_pre_f32,
+    "vmulss",
+    "",
+    "{b}",
+    [],
+    noise_pair32!("{a}"),
+    [],
+    0b1111
+);
+binop32!(
+    div_f32,
+    div_pre_f32,
+    "vdivss",
+    "",
+    "{b}",
+    [],
+    noise_pair32!("{b}"),
+    [],
+    0b1111
+);
 
 /// `a·b + c` with random rounding (lane 3: OR of the three flags lanes).
 #[inline(always)]
@@ -320,7 +744,7 @@ pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 
             t = out(xmm_reg) _,
             u = out(xmm_reg) _,
             v = out(xmm_reg) _,
-            tab = in(reg) MASK_F64.as_ptr(),
+            tab = in(reg) &TABLES,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
@@ -335,7 +759,7 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "vmovups {m}, [{tab} + {off}]",
+            "vmovups {m}, [{tab} + {off} + 128]",
             "vorps {f}, {a}, {b}",
             "vorps {f}, {f}, {c}",
             "vxorps {a}, {a}, {m}",
@@ -362,7 +786,7 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
             u = out(xmm_reg) _,
             v = out(xmm_reg) _,
             w = out(xmm_reg) _,
-            tab = in(reg) MASK_F32.as_ptr(),
+            tab = in(reg) &TABLES,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
@@ -401,7 +825,7 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
             t2 = out(xmm_reg) _,
             m = out(xmm_reg) _,
             mh = out(xmm_reg) _,
-            tab = in(reg) MASK_F64.as_ptr(),
+            tab = in(reg) &TABLES,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
@@ -416,7 +840,7 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "vmovups {m}, [{tab} + {off}]",
+            "vmovups {m}, [{tab} + {off} + 128]",
             "vmovshdup {t}, {a}",
             "vpermilps {w}, {a}, 2",
             "vsqrtss {u}, {a}, {a}, {{ru-sae}}",
@@ -438,7 +862,7 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
             w = out(xmm_reg) _,
             x = out(xmm_reg) _,
             m = out(xmm_reg) _,
-            tab = in(reg) MASK_F32.as_ptr(),
+            tab = in(reg) &TABLES,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
         );
