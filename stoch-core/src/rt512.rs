@@ -23,12 +23,13 @@
 //! `+`, `−`, `*` and `/` with their checks on run their kernel and the pre-test of their checks
 //! (see `ops`: the cancellation and accuracy-collapse tests of a sum, the noise tests of a
 //! product's or quotient's operand and result) in one assembly block ([`add_pre_f64`] and the
-//! others), which leaves one general register for the caller to test: the compiler's SSE2 code
-//! for the same tests takes about twice the instructions (two-operand forms and their register
-//! copies) and, on a Zen 5, twice the vector operations, which is what those loops wait on
-//! (checks on, dot product 9.3x -> 8.3x the plain time, matmul 13.4x -> 12.1x, f32 sum 8.9x ->
-//! 8.3x; a dot-product iteration went from about 130 to 100 instructions). Every constant
-//! they read is in one static, [`TABLES`], so that a loop keeps one address for all of them.
+//! others), which leaves one general register for the caller to test. The compiler's SSE2 code
+//! for the same tests takes more instructions (two-operand forms and their register copies) and
+//! more vector operations (a sum's pre-test: 13 in the assembly, about 20 in the compiler's
+//! code), and the vector pipes are what those loops wait on (a Zen 5, checks on: dot product
+//! 9.3x -> 8.3x the plain time, matmul 13.4x -> 12.1x, wave 35x -> 27x, `f32` sum 8.9x -> 8.3x;
+//! a dot-product iteration went from about 130 to 106 instructions). Every constant they read
+//! is in one static, [`TABLES`], so that a loop keeps one address for all of them.
 //!
 //! The choice is made once per process, when the first thread seeds its random generator
 //! ([`detect`]), and costs one load and one well-predicted branch per operation.
