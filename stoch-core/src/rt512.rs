@@ -379,6 +379,21 @@ macro_rules! far64 {
     };
 }
 
+/// The noise pre-tests of an f64 operand (`$lo`, `$hi`) and of the result (`{lo}`, `{hi}`),
+/// or-ed into `{g}` (a bit per sample far from its value's `x`).
+macro_rules! noise_pair64 {
+    ($lo:literal, $hi:literal) => {
+        concat!(
+            "vmovapd {m}, xmmword ptr [{tab} + 256]\n",
+            far64!($lo, $hi, "{t}", "{x}"),
+            far64!("{lo}", "{hi}", "{u}", "{x}"),
+            "vmovmskpd {g:e}, {t}\n",
+            "vmovmskpd {h:e}, {u}\n",
+            "or {g:e}, {h:e}\n",
+        )
+    };
+}
+
 /// The noise pre-test of an f32 operand `$v` and of the result `{r}` at once, into `{g}`: the
 /// samples y and z of both in one register, `[v₁, v₂, r₁, r₂]`, against `[v₀, v₀, r₀, r₀]`
 /// (a bit per sample far from its value's `x`, as
@@ -642,14 +657,7 @@ binop64!(
     "",
     "{bhi}",
     [],
-    concat!(
-        "vmovapd {m}, xmmword ptr [{tab} + 256]\n",
-        far64!("{a}", "{ahi}", "{t}", "{x}"),
-        far64!("{lo}", "{hi}", "{u}", "{x}"),
-        "vmovmskpd {g:e}, {t}\n",
-        "vmovmskpd {h:e}, {u}\n",
-        "or {g:e}, {h:e}\n",
-    ),
+    noise_pair64!("{a}", "{ahi}"),
     [h = out(reg) _,],
     0b11
 );
@@ -662,14 +670,7 @@ binop64!(
     "",
     "{bhi}",
     [],
-    concat!(
-        "vmovapd {m}, xmmword ptr [{tab} + 256]\n",
-        far64!("{b}", "{bhi}", "{t}", "{x}"),
-        far64!("{lo}", "{hi}", "{u}", "{x}"),
-        "vmovmskpd {g:e}, {t}\n",
-        "vmovmskpd {h:e}, {u}\n",
-        "or {g:e}, {h:e}\n",
-    ),
+    noise_pair64!("{b}", "{bhi}"),
     [h = out(reg) _,],
     0b11
 );
