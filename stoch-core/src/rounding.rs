@@ -134,8 +134,9 @@ pub trait Kernels: Sized + Copy {
     /// tests check it against the same oracle; `None` elsewhere.
     fn avx2_4(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<Self::Lanes>;
     /// The run-time AVX-512 path (module `rt512`): `op` 0 add, 1 mul, 2 div, 3 fma
-    /// (`a·b + c`), 4 sqrt (of `a`), on four lanes, when the processor has AVX-512F (whatever
-    /// the target, so that tests check it against the same oracle); `None` elsewhere.
+    /// (`a·b + c`), 4 sqrt (of `a`), on four lanes, when the processor has AVX-512F and
+    /// AVX-512DQ (whatever the target, so that tests check it against the same oracle); `None`
+    /// elsewhere.
     fn rt512_4(op: u8, a: [Self; 4], b: [Self; 4], c: [Self; 4], dir: u32) -> Option<[Self; 4]>;
     /// On the run-time AVX-512 path, when it is the one that runs (a build without AVX-512 on
     /// a processor with it): `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with random rounding
@@ -1559,7 +1560,7 @@ pub(crate) fn slow_software_path() -> bool {
 }
 
 /// The run-time AVX-512 path on three samples (see [`Kernels::rt512_4`]), used directly by
-/// tests: `None` where the processor has no AVX-512F.
+/// tests: `None` where the processor has no AVX-512F and AVX-512DQ.
 #[doc(hidden)]
 pub fn rt512_3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], c: [T; 3], dir: u32) -> Option<[T; 3]> {
     T::rt512_4(op, four(a), four(b), four(c), dir).map(three)
