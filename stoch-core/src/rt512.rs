@@ -170,7 +170,7 @@ pub(crate) struct Pre32 {
 #[repr(C, align(64))]
 pub(crate) struct Tables {
     /// Sign masks (−0.0 = round down) of `f64` lanes x, y, z for the two random bits; lane 3
-    /// is 0 (the compile-time AVX-512 path uses them too). At offset 0.
+    /// is 0. At offset 0.
     pub(crate) mask64: [[f64; 4]; 4],
     /// The same for `f32` lanes, rows padded to 32 bytes (rows are read at the byte offset the
     /// direction word gives, [`crate::rounding::row`]). At offset 128.
