@@ -27,15 +27,16 @@
 //! the portable path for the rare operands it does not cover.
 //!
 //! When the target has AVX-512 (`-C target-cpu=native` on a recent x86-64), the three samples are
-//! computed by one instruction with embedded round-toward-+∞ (`vaddpd {ru-sae}` and friends) on
-//! sign-masked operands (rounding down through the sign identities `RD(a+b) = −RU(−a−b)`,
-//! `RD(a·b) = −RU((−a)·b)`, `RD(a/b) = −RU((−a)/b)`); the portable path above is the
-//! always-correct fallback, and both are tested against the same oracle.
+//! computed rounded up and rounded down by two instructions with embedded rounding
+//! (`vaddpd {ru-sae}`, `vaddpd {rd-sae}` and friends), and a mask register picks each sample's
+//! direction; the portable path above is the always-correct fallback, and both are tested
+//! against the same oracle.
 //!
 //! When the target does not have AVX-512 but the processor does (a build for the default
 //! `x86-64` target run on a recent x86-64), AVX-512 embedded rounding runs from inline assembly
-//! instead, one scalar instruction per sample with the same sign identities (module `rt512`),
-//! chosen once per process.
+//! instead, one scalar instruction per sample rounded up, on sign-masked operands for the
+//! samples that round down (the sign identities `RD(a+b) = −RU(−a−b)`, `RD(a·b) = −RU((−a)·b)`,
+//! `RD(a/b) = −RU((−a)/b)`; module `rt512`), chosen once per process.
 
 #[cfg(target_arch = "x86_64")]
 use crate::rt512;

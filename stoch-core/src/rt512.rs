@@ -10,9 +10,9 @@
 //! user's loop like the rest of the operation (checks off: dot 3.7x, wave 14x). Only registers
 //! the compiler allocated are written.
 //!
-//! The kernels round with the compile-time path's sign identities (`RD(x) = −RU(−x)` on
-//! sign-masked operands), but with one scalar instruction per sample (`vaddsd {ru-sae}` and
-//! friends) where that path uses one 512-bit instruction for the three. A 512-bit instruction
+//! The kernels round down through the sign identities (`RD(x) = −RU(−x)` on sign-masked
+//! operands), with one scalar instruction per sample (`vaddsd {ru-sae}` and friends) where the
+//! compile-time path uses 512-bit instructions for the three. A 512-bit instruction
 //! leaves the upper halves of the vector registers in use, and the legacy SSE code the compiler
 //! writes around the kernel then runs slower (on a Zen 4, dot product 8.8x instead of 5.1x,
 //! checks off; a stencil with every check on 42-47x instead of 25x). `vzeroupper` would clear
