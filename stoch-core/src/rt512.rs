@@ -173,7 +173,7 @@ pub(crate) struct Tables {
     /// is 0. At offset 0.
     pub(crate) mask64: [[f64; 4]; 4],
     /// The same for `f32` lanes, rows padded to 32 bytes (rows are read at the byte offset the
-    /// direction word gives, [`crate::rounding::row`]). At offset 128.
+    /// direction word gives, [`crate::rounding::row_offset`]). At offset 128.
     pub(crate) mask32: [[f32; 8]; 4],
     /// The pre-tests' constants for `f64` (offset 256).
     pre64: Pre64,
