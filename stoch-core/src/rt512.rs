@@ -4,9 +4,9 @@
 //! A program built for the default target runs the portable path: software directed rounding
 //! from error-free transformations, with Dekker's products where the target has no FMA, several
 //! times slower (the `overhead` example, checks off: dot 33x the plain time, wave 77x). When the
-//! processor it runs on has AVX-512F and AVX-512DQ, the five kernels below (`+`, `*`, `/`, fused multiply-add
-//! and square root, for `f32` and `f64`) run AVX-512 embedded rounding instead, written as
-//! inline assembly: it needs no target feature from the compiler, so it is inlined into the
+//! processor it runs on has AVX-512F and AVX-512DQ, the five kernels below (`+`, `*`, `/`, fused
+//! multiply-add and square root, for `f32` and `f64`) run AVX-512 embedded rounding instead,
+//! written as inline assembly: it needs no target feature from the compiler, so it is inlined into the
 //! user's loop like the rest of the operation (checks off: dot 3.7x, wave 14x). Only registers
 //! the compiler allocated are written.
 //!
@@ -171,10 +171,10 @@ pub(crate) struct Pre32 {
 pub(crate) struct Tables {
     /// Sign masks (−0.0 = round down) of `f64` lanes x, y, z for the two random bits; lane 3
     /// is 0. At offset 0.
-    pub(crate) mask64: [[f64; 4]; 4],
+    mask64: [[f64; 4]; 4],
     /// The same for `f32` lanes, rows padded to 32 bytes (rows are read at the byte offset the
     /// direction word gives, [`crate::rounding::row_offset`]). At offset 128.
-    pub(crate) mask32: [[f32; 8]; 4],
+    mask32: [[f32; 8]; 4],
     /// The pre-tests' constants for `f64` (offset 256).
     pre64: Pre64,
     /// The same for `f32` (offset 304).
@@ -257,7 +257,7 @@ pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
 
 /// The instructions of a kernel on f64 lanes: `op` (`vaddsd`, `vmulsd` or `vdivsd`) with
 /// random rounding, one scalar instruction per sample; `$bx`/`$bxhi` name the registers that
-/// hold `b` as the instruction reads it (sums sign-mask both operands into `y`/`g`; products
+/// hold `b` as the instruction reads it (sums sign-mask both operands into `y`; products
 /// and quotients one, and read `b` and `bhi` as they are). The operands are read only
 /// (three-operand forms), so the compiler keeps them where they are for the checks that follow,
 /// without copies. Result in `lo` (samples x, y) and `hi` (sample z, flags: the OR of the
@@ -420,7 +420,7 @@ macro_rules! noise_pair32 {
 /// Random rounding of the three f64 samples (lane 3: OR of the flags lanes), the kernel alone
 /// or with a fused pre-test: `$name` returns the result, `$pre` the result and whether the
 /// pre-test `$test` (instructions after the kernel that leave a `movmsk` in `{g}`) passed in
-/// the bits `$bits`. Only where [`available`] says the processor has AVX-512F.
+/// the bits `$bits`. Only where [`available`] says the processor has AVX-512F and DQ.
 macro_rules! binop64 {
     (
         $name:ident,
@@ -436,7 +436,7 @@ macro_rules! binop64 {
         $bits:literal
     ) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
-        /// [`available`] says the processor has AVX-512F.
+        /// [`available`] says the processor has AVX-512F and DQ.
         #[inline(always)]
         pub(crate) fn $name(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
             let ((alo, ahi), (blo, bhi)) = (split64(a), split64(b));
@@ -468,9 +468,8 @@ macro_rules! binop64 {
 
         /// The kernel and, in the same assembly block, the pre-test of its checks (see
         /// [`crate::ops`]) with the constants of `tab` ([`TABLES`] but in tests): the result,
-        /// and whether the pre-test passed (rarely: the caller then takes its slow path). Where the build's target has only SSE2, the compiler's code
-        /// for the same test takes about twice the instructions (two-operand forms and their
-        /// copies), and the checked loops of such a build wait on the instruction stream.
+        /// and whether the pre-test passed (rarely: the caller then takes its slow path). See
+        /// the module's documentation for why the pre-test is written here.
         #[inline(always)]
         #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
         pub(crate) fn $pre(a: [f64; 4], b: [f64; 4], dir: u32, tab: &Tables) -> ([f64; 4], bool) {
@@ -521,7 +520,7 @@ macro_rules! binop32 {
         $bits:literal
     ) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
-        /// [`available`] says the processor has AVX-512F.
+        /// [`available`] says the processor has AVX-512F and DQ.
         #[inline(always)]
         pub(crate) fn $name(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
             let r: __m128;
