@@ -4,21 +4,28 @@
 //! A program built for the default target runs the portable path: software directed rounding
 //! from error-free transformations, with Dekker's products where the target has no FMA, several
 //! times slower (the `overhead` example, checks off: dot 33x the plain time, wave 77x). When the
-//! processor it runs on has AVX-512F and AVX-512DQ, the five kernels below (`+`, `*`, `/`, fused
-//! multiply-add and square root, for `f32` and `f64`) run AVX-512 embedded rounding instead,
-//! written as inline assembly: it needs no target feature from the compiler, so it is inlined into the
-//! user's loop like the rest of the operation (checks off: dot 3.7x, wave 14x). Only registers
-//! the compiler allocated are written.
+//! processor it runs on has AVX-512F, DQ and VL (every AVX-512 processor but the Xeon Phi), the
+//! five kernels below (`+`, `*`, `/`, fused multiply-add and square root, for `f32` and `f64`)
+//! run AVX-512 embedded rounding instead, written as inline assembly: it needs no target
+//! feature from the compiler, so it is inlined into the user's loop like the rest of the
+//! operation.
 //!
-//! The kernels round down through the sign identities (`RD(x) = −RU(−x)` on sign-masked
-//! operands), with one scalar instruction per sample (`vaddsd {ru-sae}` and friends) where the
-//! compile-time path uses 512-bit instructions for the three. A 512-bit instruction
-//! leaves the upper halves of the vector registers in use, and the legacy SSE code the compiler
-//! writes around the kernel then runs slower (on a Zen 4, dot product 8.8x instead of 5.1x,
-//! checks off; a stencil with every check on 42-47x instead of 25x). `vzeroupper` would clear
-//! that state, but the compiler does not know that it clears the upper half of every register:
-//! in a function that enables AVX itself (`#[target_feature]`) it could keep a 256-bit value
-//! live across the kernel and lose half of it.
+//! Each kernel rounds every lane up and every lane down with 512-bit instructions
+//! (`vaddpd {ru-sae}` and `{rd-sae}`, and friends), writing only `zmm16`-`zmm19`, and a mask
+//! register from [`TABLES`] picks the downward lanes with a 128-bit `vblendmpd` into the
+//! compiler's result registers. Registers 16-31 are out of reach of the legacy SSE code the
+//! compiler writes around the kernel, and the 128-bit writes clear the upper halves of the
+//! registers they write: the upper halves of `zmm0`-`zmm15` stay out of use, which that SSE code
+//! needs to run at full speed (on a Zen 4, dot product 8.8x instead of 5.1x the plain time with
+//! the checks off when a kernel wrote them). The registers the kernels use are declared
+//! clobbered, so a caller compiled with AVX-512 itself keeps nothing there across them.
+//!
+//! An earlier form rounded down through the sign identities (`RD(x) = −RU(−x)`) with one
+//! scalar instruction per sample: each sample went through a shuffle, the rounded instruction,
+//! an insert and two xors, on the dependency chain of every running sum. On a Zen 5, where
+//! most vector instructions take two cycles, that chain set the pace; the form above has three
+//! instructions on it (measured, checks off / on: `f32` sum 7.5x / 8.3x -> 3.8x / 4.3x the
+//! plain time, dot product 5.9x / 8.4x -> 4.2x / 6.7x, wave 17x / 27x -> 10x / 18x).
 //!
 //! `+`, `−`, `*` and `/` with their checks on run their kernel and the pre-test of their checks
 //! (see `ops`: the cancellation and accuracy-collapse tests of a sum, the noise tests of a
@@ -46,7 +53,9 @@ use crate::rounding::row_offset;
 /// AVX-512DQ, which every processor with AVX-512F has but the Xeon Phi).
 #[inline]
 pub(crate) fn available() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512dq")
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512vl")
 }
 
 /// Chooses the path for this process (once, through [`ensure_detected`]): the kernels below
@@ -169,26 +178,29 @@ pub(crate) struct Pre32 {
 /// default target run short of registers).
 #[repr(C, align(64))]
 pub(crate) struct Tables {
-    /// Sign masks (−0.0 = round down) of `f64` lanes x, y, z for the two random bits; lane 3
-    /// is 0. At offset 0.
-    mask64: [[f64; 4]; 4],
-    /// The same for `f32` lanes, rows padded to 32 bytes (rows are read at the byte offset the
-    /// direction word gives, [`crate::rounding::row_offset`]). At offset 128.
-    mask32: [[f32; 8]; 4],
-    /// The pre-tests' constants for `f64` (offset 256).
+    /// The lanes that round down, as mask-register bytes, one 32-byte row per direction code
+    /// (rows are read at the byte offset the direction word gives,
+    /// [`crate::rounding::row_offset`]): byte 0 for samples x, y, z in lanes 0-2 (an `f32`
+    /// value, or an `f64` value in one register), byte 1 for lanes x, y of an `f64` value's
+    /// low register, byte 2 for lane z of its high register. At offset 0.
+    down: [[u8; 32]; 4],
+    /// The pre-tests' constants for `f64` (offset [`PRE64`]).
     pre64: Pre64,
-    /// The same for `f32` (offset 304).
+    /// The same for `f32` (offset [`PRE32`]).
     pre32: Pre32,
     /// Whether the kernels below are the ones dispatched (builds without AVX-512).
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     on: AtomicBool,
 }
 
-/// The offsets the assembly below reads the tables at.
+/// Where the assembly below reads the `f64` pre-test constants in [`Tables`].
+const PRE64: usize = 128;
+/// Where it reads the `f32` ones.
+const PRE32: usize = 176;
+
 const _: () = {
-    assert!(core::mem::offset_of!(Tables, mask32) == 128);
-    assert!(core::mem::offset_of!(Tables, pre64) == 256);
-    assert!(core::mem::offset_of!(Tables, pre32) == 304);
+    assert!(core::mem::offset_of!(Tables, pre64) == PRE64);
+    assert!(core::mem::offset_of!(Tables, pre32) == PRE32);
     assert!(core::mem::offset_of!(Pre64, spread) == 16);
     assert!(core::mem::offset_of!(Pre64, factors) == 32);
     assert!(core::mem::offset_of!(Pre32, spread) == 16);
@@ -199,6 +211,18 @@ const _: () = {
 /// level 4, collapse on) until [`set_factors`].
 pub(crate) static TABLES: Tables = Tables::new(DEFAULT_FACTORS.0, DEFAULT_FACTORS.1);
 
+/// The row of [`Tables::down`] for direction code `code` (bit 0 rounds `x` down, bit 1 `y`,
+/// and `z` goes the other way from `y`: the rounding module's convention).
+const fn down_row(code: u8) -> [u8; 32] {
+    let (x, y) = (code & 1, (code >> 1) & 1);
+    let z = 1 - y;
+    let mut row = [0u8; 32];
+    row[0] = x | y << 1 | z << 2;
+    row[1] = x | y << 1;
+    row[2] = z;
+    row
+}
+
 /// The pre-tests' factors for the default configuration: cancellation at level 4 (the factor
 /// `Config::apply` computes), accuracy collapses detected.
 pub(crate) const DEFAULT_FACTORS: (f64, f64) = (0.004, 1.0);
@@ -208,18 +232,7 @@ impl Tables {
     /// [`Pre64`]).
     pub(crate) const fn new(cancel: f64, collapse: f64) -> Tables {
         Tables {
-            mask64: [
-                [0.0, 0.0, -0.0, 0.0],
-                [-0.0, 0.0, -0.0, 0.0],
-                [0.0, -0.0, 0.0, 0.0],
-                [-0.0, -0.0, 0.0, 0.0],
-            ],
-            mask32: [
-                [0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-                [-0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-                [0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-                [-0.0, -0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            ],
+            down: [down_row(0), down_row(1), down_row(2), down_row(3)],
             pre64: Pre64 {
                 abs: [i64::MAX as u64; 2],
                 spread: [crate::ops::SPREAD_FACTOR; 2],
@@ -255,75 +268,67 @@ pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
     TABLES.pre32.factors[1].store((collapse as f32).to_bits(), Ordering::Relaxed);
 }
 
-/// The instructions of a kernel on f64 lanes: `op` (`vaddsd`, `vmulsd` or `vdivsd`) with
-/// random rounding, one scalar instruction per sample; `$bx`/`$bxhi` name the registers that
-/// hold `b` as the instruction reads it (sums sign-mask both operands into `y`; products
-/// and quotients one, and read `b` and `bhi` as they are). The operands are read only
-/// (three-operand forms), so the compiler keeps them where they are for the checks that follow,
-/// without copies. Result in `lo` (samples x, y) and `hi` (sample z, flags: the OR of the
-/// operands' flags lanes).
+/// The instructions of a kernel on f64 lanes: `op` (`vaddpd`, `vmulpd`) rounded up and
+/// rounded down, on the low registers (samples x, y) and on the high ones (sample z, flags),
+/// each a 512-bit instruction with embedded rounding into `zmm16`-`zmm19`; then mask registers
+/// `k1` and `k2` from [`Tables::down`] pick the downward lanes, with 128-bit instructions that
+/// write the result registers `{lo}` and `{hi}`. Lane 1 of `{hi}` is the OR of the operands'
+/// flags lanes. The operands are read only, so the compiler keeps them where they are for the
+/// checks that follow, without copies.
 macro_rules! kernel64 {
-    ($insn:literal, $xor_b:literal, $bx:literal, $xor_bhi:literal, $bxhi:literal) => {
+    ($insn:literal) => {
         concat!(
-            "vmovupd {m}, [{tab} + {off}]\n",
-            "vxorpd {x}, {a}, {m}\n",
-            $xor_b,
-            "\n",
-            "vpermilpd {t}, {x}, 1\n",
-            "vpermilpd {u}, ",
-            $bx,
-            ", 1\n",
+            "kmovb k1, byte ptr [{tab} + {off} + 1]\n",
+            "kmovb k2, byte ptr [{tab} + {off} + 2]\n",
             $insn,
-            " {x}, {x}, ",
-            $bx,
-            ", {{ru-sae}}\n",
+            " zmm16, {a:z}, {b:z}, {{ru-sae}}\n",
             $insn,
-            " {t}, {t}, {u}, {{ru-sae}}\n",
-            "vxorpd {u}, {ahi}, [{tab} + {off} + 16]\n",
-            $xor_bhi,
-            "\n",
+            " zmm17, {a:z}, {b:z}, {{rd-sae}}\n",
             $insn,
-            " {u}, {u}, ",
-            $bxhi,
-            ", {{ru-sae}}\n",
-            "vunpcklpd {x}, {x}, {t}\n",
-            "vorpd {t}, {ahi}, {bhi}\n",
-            "vxorpd {lo}, {x}, {m}\n",
-            "vxorpd {u}, {u}, [{tab} + {off} + 16]\n",
-            "vblendpd {hi}, {u}, {t}, 2\n",
+            " zmm18, {ahi:z}, {bhi:z}, {{ru-sae}}\n",
+            $insn,
+            " zmm19, {ahi:z}, {bhi:z}, {{rd-sae}}\n",
+            "vorpd {f}, {ahi}, {bhi}\n",
+            "vblendmpd {lo} {{k1}}, xmm16, xmm17\n",
+            "vblendmpd {hi} {{k2}}, xmm18, xmm19\n",
+            "vblendpd {hi}, {hi}, {f}, 2\n",
         )
     };
 }
 
-/// The same on f32 lanes (one register, result in `r`).
-macro_rules! kernel32 {
-    ($insn:literal, $xor_b:literal, $bx:literal) => {
+/// The same for a quotient, whose 512-bit instructions cost more: the operands' two registers
+/// are joined in `zmm18` and `zmm19` first, for one division each way instead of two.
+macro_rules! kernel64_joined {
+    ($insn:literal) => {
         concat!(
-            "vmovups {m}, [{tab} + {off} + 128]\n",
-            "vxorps {x}, {a}, {m}\n",
-            $xor_b,
-            "\n",
-            "vmovshdup {t}, {x}\n",
-            "vmovshdup {u}, ",
-            $bx,
-            "\n",
+            "kmovb k1, byte ptr [{tab} + {off}]\n",
+            "vinsertf64x2 zmm18, {a:z}, {ahi}, 1\n",
+            "vinsertf64x2 zmm19, {b:z}, {bhi}, 1\n",
             $insn,
-            " {t}, {t}, {u}, {{ru-sae}}\n",
-            "vpermilps {u}, {x}, 2\n",
-            "vpermilps {v}, ",
-            $bx,
-            ", 2\n",
+            " zmm16, zmm18, zmm19, {{ru-sae}}\n",
             $insn,
-            " {u}, {u}, {v}, {{ru-sae}}\n",
+            " zmm17, zmm18, zmm19, {{rd-sae}}\n",
+            "vorpd {f}, {ahi}, {bhi}\n",
+            "vblendmpd zmm16 {{k1}}, zmm16, zmm17\n",
+            "vmovapd {lo}, xmm16\n",
+            "vextractf64x2 {hi}, zmm16, 1\n",
+            "vblendpd {hi}, {hi}, {f}, 2\n",
+        )
+    };
+}
+
+/// The same on f32 lanes: one register, result in `{r}`.
+macro_rules! kernel32 {
+    ($insn:literal) => {
+        concat!(
+            "kmovb k1, byte ptr [{tab} + {off}]\n",
             $insn,
-            " {x}, {x}, ",
-            $bx,
-            ", {{ru-sae}}\n",
-            "vinsertps {x}, {x}, {t}, 0x10\n",
-            "vinsertps {x}, {x}, {u}, 0x20\n",
-            "vxorps {x}, {x}, {m}\n",
-            "vorps {t}, {a}, {b}\n",
-            "vblendps {r}, {x}, {t}, 8\n",
+            " zmm16, {a:z}, {b:z}, {{ru-sae}}\n",
+            $insn,
+            " zmm17, {a:z}, {b:z}, {{rd-sae}}\n",
+            "vorps {f}, {a}, {b}\n",
+            "vblendmps {r} {{k1}}, xmm16, xmm17\n",
+            "vblendps {r}, {r}, {f}, 8\n",
         )
     };
 }
@@ -362,7 +367,7 @@ macro_rules! far64 {
             $d,
             ", ",
             $d,
-            ", xmmword ptr [{tab} + 272]\n",
+            ", xmmword ptr [{tab} + {p64} + 16]\n",
             "vandpd ",
             $x,
             ", ",
@@ -384,7 +389,7 @@ macro_rules! far64 {
 macro_rules! noise_pair64 {
     ($lo:literal, $hi:literal) => {
         concat!(
-            "vmovapd {m}, xmmword ptr [{tab} + 256]\n",
+            "vmovapd {m}, xmmword ptr [{tab} + {p64}]\n",
             far64!($lo, $hi, "{t}", "{x}"),
             far64!("{lo}", "{hi}", "{u}", "{x}"),
             "vmovmskpd {g:e}, {t}\n",
@@ -408,9 +413,9 @@ macro_rules! noise_pair32 {
             $v,
             ", {r}, 0\n",
             "vsubps {t}, {t}, {x}\n",
-            "vandps {t}, {t}, xmmword ptr [{tab} + 304]\n",
-            "vmulps {t}, {t}, xmmword ptr [{tab} + 320]\n",
-            "vandps {x}, {x}, xmmword ptr [{tab} + 304]\n",
+            "vandps {t}, {t}, xmmword ptr [{tab} + {p32}]\n",
+            "vmulps {t}, {t}, xmmword ptr [{tab} + {p32} + 16]\n",
+            "vandps {x}, {x}, xmmword ptr [{tab} + {p32}]\n",
             "vcmpltps {t}, {x}, {t}\n",
             "vmovmskps {g:e}, {t}\n",
         )
@@ -419,45 +424,37 @@ macro_rules! noise_pair32 {
 
 /// Random rounding of the three f64 samples (lane 3: OR of the flags lanes), the kernel alone
 /// or with a fused pre-test: `$name` returns the result, `$pre` the result and whether the
-/// pre-test `$test` (instructions after the kernel that leave a `movmsk` in `{g}`) passed in
-/// the bits `$bits`. Only where [`available`] says the processor has AVX-512F and DQ.
+/// pre-test `$test` (instructions after the kernel `$kernel` that leave a `movmsk` in `{g}`)
+/// passed in the bits `$bits`. Only where [`available`] says the processor has AVX-512F, DQ
+/// and VL.
 macro_rules! binop64 {
-    (
-        $name:ident,
-        $pre:ident,
-        $insn:literal,
-        $xor_b:literal,
-        $bx:literal,
-        $xor_bhi:literal,
-        $bxhi:literal,
-        [$($y:tt)*],
-        $test:expr,
-        [$($p:tt)*],
-        $bits:literal
-    ) => {
+    ($name:ident, $pre:ident, $kernel:expr, $test:expr, [$($p:tt)*], $bits:literal) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
-        /// [`available`] says the processor has AVX-512F and DQ.
+        /// [`available`] says the processor has AVX-512F, DQ and VL.
         #[inline(always)]
         pub(crate) fn $name(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
             let ((alo, ahi), (blo, bhi)) = (split64(a), split64(b));
             let (lo, hi): (__m128d, __m128d);
-            // SAFETY: the processor has AVX-512F (callers check `on`/`available`); the assembly
-            // reads the mask table only and writes its declared operands only. `lo` and `hi`
-            // are written after the last read of an input (they may share its register).
+            // SAFETY: the processor has AVX-512F, DQ and VL (callers check `on`/`available`);
+            // the assembly reads the tables only and writes its declared operands and clobbers
+            // only. `lo` and `hi` are written after the last read of an input (they may share
+            // its register).
             unsafe {
                 asm!(
-                    kernel64!($insn, $xor_b, $bx, $xor_bhi, $bxhi),
+                    $kernel,
                     a = in(xmm_reg) alo,
                     ahi = in(xmm_reg) ahi,
                     b = in(xmm_reg) blo,
                     bhi = in(xmm_reg) bhi,
                     lo = lateout(xmm_reg) lo,
                     hi = lateout(xmm_reg) hi,
-                    m = out(xmm_reg) _,
-                    x = out(xmm_reg) _,
-                    $($y)*
-                    t = out(xmm_reg) _,
-                    u = out(xmm_reg) _,
+                    f = out(xmm_reg) _,
+                    out("zmm16") _,
+                    out("zmm17") _,
+                    out("zmm18") _,
+                    out("zmm19") _,
+                    out("k1") _,
+                    out("k2") _,
                     tab = in(reg) &TABLES,
                     off = in(reg) row_offset(dir),
                     options(pure, readonly, nostack, preserves_flags),
@@ -481,7 +478,7 @@ macro_rules! binop64 {
             // early and do not share an input's register.
             unsafe {
                 asm!(
-                    kernel64!($insn, $xor_b, $bx, $xor_bhi, $bxhi),
+                    $kernel,
                     $test,
                     a = in(xmm_reg) alo,
                     ahi = in(xmm_reg) ahi,
@@ -489,15 +486,21 @@ macro_rules! binop64 {
                     bhi = in(xmm_reg) bhi,
                     lo = out(xmm_reg) lo,
                     hi = out(xmm_reg) hi,
-                    m = out(xmm_reg) _,
+                    f = out(xmm_reg) _,
                     x = out(xmm_reg) _,
-                    $($y)*
                     t = out(xmm_reg) _,
                     u = out(xmm_reg) _,
+                    out("zmm16") _,
+                    out("zmm17") _,
+                    out("zmm18") _,
+                    out("zmm19") _,
+                    out("k1") _,
+                    out("k2") _,
                     g = lateout(reg) g,
                     $($p)*
                     tab = in(reg) tab,
                     off = in(reg) row_offset(dir),
+                    p64 = const PRE64,
                     options(pure, readonly, nostack),
                 );
             }
@@ -508,35 +511,23 @@ macro_rules! binop64 {
 
 /// The same on f32 lanes (one register).
 macro_rules! binop32 {
-    (
-        $name:ident,
-        $pre:ident,
-        $insn:literal,
-        $xor_b:literal,
-        $bx:literal,
-        [$($y:tt)*],
-        $test:expr,
-        [$($p:tt)*],
-        $bits:literal
-    ) => {
+    ($name:ident, $pre:ident, $insn:literal, $test:expr, [$($p:tt)*], $bits:literal) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
-        /// [`available`] says the processor has AVX-512F and DQ.
+        /// [`available`] says the processor has AVX-512F, DQ and VL.
         #[inline(always)]
         pub(crate) fn $name(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
             let r: __m128;
             // SAFETY: as in the f64 kernels.
             unsafe {
                 asm!(
-                    kernel32!($insn, $xor_b, $bx),
+                    kernel32!($insn),
                     a = in(xmm_reg) v32(a),
                     b = in(xmm_reg) v32(b),
                     r = lateout(xmm_reg) r,
-                    m = out(xmm_reg) _,
-                    x = out(xmm_reg) _,
-                    $($y)*
-                    t = out(xmm_reg) _,
-                    u = out(xmm_reg) _,
-                    v = out(xmm_reg) _,
+                    f = out(xmm_reg) _,
+                    out("zmm16") _,
+                    out("zmm17") _,
+                    out("k1") _,
                     tab = in(reg) &TABLES,
                     off = in(reg) row_offset(dir),
                     options(pure, readonly, nostack, preserves_flags),
@@ -554,21 +545,22 @@ macro_rules! binop32 {
             // SAFETY: as in the f64 kernels with their pre-test.
             unsafe {
                 asm!(
-                    kernel32!($insn, $xor_b, $bx),
+                    kernel32!($insn),
                     $test,
                     a = in(xmm_reg) v32(a),
                     b = in(xmm_reg) v32(b),
                     r = out(xmm_reg) r,
-                    m = out(xmm_reg) _,
+                    f = out(xmm_reg) _,
                     x = out(xmm_reg) _,
-                    $($y)*
                     t = out(xmm_reg) _,
-                    u = out(xmm_reg) _,
-                    v = out(xmm_reg) _,
+                    out("zmm16") _,
+                    out("zmm17") _,
+                    out("k1") _,
                     g = lateout(reg) g,
                     $($p)*
                     tab = in(reg) tab,
                     off = in(reg) row_offset(dir),
+                    p32 = const PRE32,
                     options(pure, readonly, nostack),
                 );
             }
@@ -587,13 +579,13 @@ macro_rules! add_test64 {
             "vrangesd {t}, {a}, {b}, 11\n",
             "vmovddup {t}, {t}\n",
             "vmovddup {x}, {lo}\n",
-            "vandpd {y}, {x}, xmmword ptr [{tab} + 256]\n",
-            "vmulpd {u}, {t}, xmmword ptr [{tab} + 288]\n",
+            "vandpd {y}, {x}, xmmword ptr [{tab} + {p64}]\n",
+            "vmulpd {u}, {t}, xmmword ptr [{tab} + {p64} + 32]\n",
             "vcmpltpd {u}, {y}, {u}\n",
             "vshufpd {t}, {lo}, {hi}, 1\n",
             "vsubpd {t}, {t}, {x}\n",
-            "vandpd {t}, {t}, xmmword ptr [{tab} + 256]\n",
-            "vmulpd {t}, {t}, xmmword ptr [{tab} + 272]\n",
+            "vandpd {t}, {t}, xmmword ptr [{tab} + {p64}]\n",
+            "vmulpd {t}, {t}, xmmword ptr [{tab} + {p64} + 16]\n",
             "vcmpltpd {t}, {y}, {t}\n",
             "vmovmskpd {g:e}, {u}\n",
             "vmovmskpd {h:e}, {t}\n",
@@ -613,12 +605,12 @@ macro_rules! add_test32 {
             "vrangess {t}, {a}, {b}, 11\n",
             "vpermilps {t}, {t}, 0\n",
             "vpermilps {x}, {r}, 0\n",
-            "vandps {y}, {x}, xmmword ptr [{tab} + 304]\n",
-            "vmulps {u}, {t}, xmmword ptr [{tab} + 336]\n",
+            "vandps {y}, {x}, xmmword ptr [{tab} + {p32}]\n",
+            "vmulps {u}, {t}, xmmword ptr [{tab} + {p32} + 32]\n",
             "vcmpltps {u}, {y}, {u}\n",
             "vsubps {t}, {r}, {x}\n",
-            "vandps {t}, {t}, xmmword ptr [{tab} + 304]\n",
-            "vmulps {t}, {t}, xmmword ptr [{tab} + 320]\n",
+            "vandps {t}, {t}, xmmword ptr [{tab} + {p32}]\n",
+            "vmulps {t}, {t}, xmmword ptr [{tab} + {p32} + 16]\n",
             "vcmpltps {t}, {y}, {t}\n",
             "vmovmskps {g:e}, {u}\n",
             "vmovmskps {h:e}, {t}\n",
@@ -631,66 +623,44 @@ macro_rules! add_test32 {
     };
 }
 
-// A sum negates both operands to round down; a product or quotient one. The pre-test of a
-// product is the noise pre-test of `a` and of the result, that of a quotient the noise pre-test
-// of `b` and of the result (see `ops::check_mul` and `ops::check_div`).
+// The pre-test of a product is the noise pre-test of `a` and of the result, that of a quotient
+// the noise pre-test of `b` and of the result (see `ops::check_mul` and `ops::check_div`).
 binop64!(
     add_f64,
     add_pre_f64,
-    "vaddsd",
-    "vxorpd {y}, {b}, {m}",
-    "{y}",
-    "vxorpd {y}, {bhi}, [{tab} + {off} + 16]",
-    "{y}",
-    [y = out(xmm_reg) _,],
+    kernel64!("vaddpd"),
     add_test64!(),
-    [h = out(reg) _,],
+    [y = out(xmm_reg) _, h = out(reg) _,],
     0b11
 );
 binop64!(
     mul_f64,
     mul_pre_f64,
-    "vmulsd",
-    "",
-    "{b}",
-    "",
-    "{bhi}",
-    [],
+    kernel64!("vmulpd"),
     noise_pair64!("{a}", "{ahi}"),
-    [h = out(reg) _,],
+    [m = out(xmm_reg) _, h = out(reg) _,],
     0b11
 );
 binop64!(
     div_f64,
     div_pre_f64,
-    "vdivsd",
-    "",
-    "{b}",
-    "",
-    "{bhi}",
-    [],
+    kernel64_joined!("vdivpd"),
     noise_pair64!("{b}", "{bhi}"),
-    [h = out(reg) _,],
+    [m = out(xmm_reg) _, h = out(reg) _,],
     0b11
 );
 binop32!(
     add_f32,
     add_pre_f32,
-    "vaddss",
-    "vxorps {y}, {b}, {m}",
-    "{y}",
-    [y = out(xmm_reg) _,],
+    "vaddps",
     add_test32!(),
-    [h = out(reg) _,],
+    [y = out(xmm_reg) _, u = out(xmm_reg) _, h = out(reg) _,],
     0b0111
 );
 binop32!(
     mul_f32,
     mul_pre_f32,
-    "vmulss",
-    "",
-    "{b}",
-    [],
+    "vmulps",
     noise_pair32!("{a}"),
     [],
     0b1111
@@ -698,16 +668,15 @@ binop32!(
 binop32!(
     div_f32,
     div_pre_f32,
-    "vdivss",
-    "",
-    "{b}",
-    [],
+    "vdivps",
     noise_pair32!("{b}"),
     [],
     0b1111
 );
 
-/// `a·b + c` with random rounding (lane 3: OR of the three flags lanes).
+/// `a·b + c` with random rounding (lane 3: OR of the three flags lanes), as the kernels of
+/// `+` and `*`: fused multiply-adds rounded up and down in `zmm16`-`zmm19`, the downward
+/// lanes picked with `k1` and `k2`.
 #[inline(always)]
 pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 4] {
     let ((alo, ahi), (blo, bhi), (clo, chi)) = (split64(a), split64(b), split64(c));
@@ -715,36 +684,36 @@ pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "vmovupd {m}, [{tab} + {off}]",
-            "vmovupd {mh}, [{tab} + {off} + 16]",
+            "kmovb k1, byte ptr [{tab} + {off} + 1]",
+            "kmovb k2, byte ptr [{tab} + {off} + 2]",
+            "vmovapd zmm16, {c:z}",
+            "vmovapd zmm17, {c:z}",
+            "vmovapd zmm18, {chi:z}",
+            "vmovapd zmm19, {chi:z}",
+            "vfmadd231pd zmm16, {a:z}, {b:z}, {{ru-sae}}",
+            "vfmadd231pd zmm17, {a:z}, {b:z}, {{rd-sae}}",
+            "vfmadd231pd zmm18, {ahi:z}, {bhi:z}, {{ru-sae}}",
+            "vfmadd231pd zmm19, {ahi:z}, {bhi:z}, {{rd-sae}}",
             "vorpd {f}, {ahi}, {bhi}",
             "vorpd {f}, {f}, {chi}",
-            "vxorpd {a}, {a}, {m}",
-            "vxorpd {ahi}, {ahi}, {mh}",
-            "vxorpd {c}, {c}, {m}",
-            "vxorpd {chi}, {chi}, {mh}",
-            "vpermilpd {t}, {a}, 1",
-            "vpermilpd {u}, {b}, 1",
-            "vpermilpd {v}, {c}, 1",
-            "vfmadd213sd {a}, {b}, {c}, {{ru-sae}}",
-            "vfmadd213sd {t}, {u}, {v}, {{ru-sae}}",
-            "vfmadd213sd {ahi}, {bhi}, {chi}, {{ru-sae}}",
-            "vunpcklpd {a}, {a}, {t}",
-            "vxorpd {a}, {a}, {m}",
-            "vxorpd {ahi}, {ahi}, {mh}",
-            "vblendpd {ahi}, {ahi}, {f}, 2",
-            a = inout(xmm_reg) alo => lo,
-            ahi = inout(xmm_reg) ahi => hi,
+            "vblendmpd {lo} {{k1}}, xmm16, xmm17",
+            "vblendmpd {hi} {{k2}}, xmm18, xmm19",
+            "vblendpd {hi}, {hi}, {f}, 2",
+            a = in(xmm_reg) alo,
+            ahi = in(xmm_reg) ahi,
             b = in(xmm_reg) blo,
             bhi = in(xmm_reg) bhi,
-            c = inout(xmm_reg) clo => _,
-            chi = inout(xmm_reg) chi => _,
+            c = in(xmm_reg) clo,
+            chi = in(xmm_reg) chi,
+            lo = lateout(xmm_reg) lo,
+            hi = lateout(xmm_reg) hi,
             f = out(xmm_reg) _,
-            m = out(xmm_reg) _,
-            mh = out(xmm_reg) _,
-            t = out(xmm_reg) _,
-            u = out(xmm_reg) _,
-            v = out(xmm_reg) _,
+            out("zmm16") _,
+            out("zmm17") _,
+            out("zmm18") _,
+            out("zmm19") _,
+            out("k1") _,
+            out("k2") _,
             tab = in(reg) &TABLES,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
@@ -760,33 +729,23 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "vmovups {m}, [{tab} + {off} + 128]",
+            "kmovb k1, byte ptr [{tab} + {off}]",
+            "vmovaps zmm16, {c:z}",
+            "vmovaps zmm17, {c:z}",
+            "vfmadd231ps zmm16, {a:z}, {b:z}, {{ru-sae}}",
+            "vfmadd231ps zmm17, {a:z}, {b:z}, {{rd-sae}}",
             "vorps {f}, {a}, {b}",
             "vorps {f}, {f}, {c}",
-            "vxorps {a}, {a}, {m}",
-            "vxorps {c}, {c}, {m}",
-            "vmovshdup {t}, {a}",
-            "vmovshdup {u}, {b}",
-            "vmovshdup {v}, {c}",
-            "vfmadd213ss {t}, {u}, {v}, {{ru-sae}}",
-            "vpermilps {u}, {a}, 2",
-            "vpermilps {v}, {b}, 2",
-            "vpermilps {w}, {c}, 2",
-            "vfmadd213ss {u}, {v}, {w}, {{ru-sae}}",
-            "vfmadd213ss {a}, {b}, {c}, {{ru-sae}}",
-            "vinsertps {a}, {a}, {t}, 0x10",
-            "vinsertps {a}, {a}, {u}, 0x20",
-            "vxorps {a}, {a}, {m}",
-            "vblendps {a}, {a}, {f}, 8",
-            a = inout(xmm_reg) v32(a) => r,
+            "vblendmps {r} {{k1}}, xmm16, xmm17",
+            "vblendps {r}, {r}, {f}, 8",
+            a = in(xmm_reg) v32(a),
             b = in(xmm_reg) v32(b),
-            c = inout(xmm_reg) v32(c) => _,
+            c = in(xmm_reg) v32(c),
+            r = lateout(xmm_reg) r,
             f = out(xmm_reg) _,
-            m = out(xmm_reg) _,
-            t = out(xmm_reg) _,
-            u = out(xmm_reg) _,
-            v = out(xmm_reg) _,
-            w = out(xmm_reg) _,
+            out("zmm16") _,
+            out("zmm17") _,
+            out("k1") _,
             tab = in(reg) &TABLES,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
@@ -795,8 +754,9 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
     a32(r)
 }
 
-/// Square root rounded up and down per sample, the lanes picked by the sign of the mask (lane
-/// 3: the operand's flags lane).
+/// Square root rounded up and down, on the operand's two registers joined in `zmm18` (one
+/// square root each way), the downward lanes picked with `k1` (lane 3: the operand's flags
+/// lane).
 #[inline(always)]
 pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
     let (alo, ahi) = split64(a);
@@ -804,28 +764,22 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "vmovupd {m}, [{tab} + {off}]",
-            "vmovupd {mh}, [{tab} + {off} + 16]",
-            "vpermilpd {t}, {a}, 1",
-            "vsqrtsd {u}, {a}, {a}, {{ru-sae}}",
-            "vsqrtsd {d}, {a}, {a}, {{rd-sae}}",
-            "vsqrtsd {t2}, {t}, {t}, {{rd-sae}}",
-            "vsqrtsd {t}, {t}, {t}, {{ru-sae}}",
-            "vunpcklpd {u}, {u}, {t}",
-            "vunpcklpd {d}, {d}, {t2}",
-            "vblendvpd {u}, {u}, {d}, {m}",
-            "vsqrtsd {d}, {ahi}, {ahi}, {{rd-sae}}",
-            "vsqrtsd {t}, {ahi}, {ahi}, {{ru-sae}}",
-            "vblendvpd {t}, {t}, {d}, {mh}",
-            "vblendpd {ahi}, {t}, {ahi}, 2",
+            "kmovb k1, byte ptr [{tab} + {off}]",
+            "vinsertf64x2 zmm18, {a:z}, {ahi}, 1",
+            "vsqrtpd zmm16, zmm18, {{ru-sae}}",
+            "vsqrtpd zmm17, zmm18, {{rd-sae}}",
+            "vblendmpd zmm16 {{k1}}, zmm16, zmm17",
+            "vmovapd {lo}, xmm16",
+            "vextractf64x2 {hi}, zmm16, 1",
+            "vblendpd {hi}, {hi}, {ahi}, 2",
             a = in(xmm_reg) alo,
-            ahi = inout(xmm_reg) ahi => hi,
-            u = out(xmm_reg) lo,
-            d = out(xmm_reg) _,
-            t = out(xmm_reg) _,
-            t2 = out(xmm_reg) _,
-            m = out(xmm_reg) _,
-            mh = out(xmm_reg) _,
+            ahi = in(xmm_reg) ahi,
+            lo = out(xmm_reg) lo,
+            hi = out(xmm_reg) hi,
+            out("zmm16") _,
+            out("zmm17") _,
+            out("zmm18") _,
+            out("k1") _,
             tab = in(reg) &TABLES,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
@@ -841,28 +795,16 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "vmovups {m}, [{tab} + {off} + 128]",
-            "vmovshdup {t}, {a}",
-            "vpermilps {w}, {a}, 2",
-            "vsqrtss {u}, {a}, {a}, {{ru-sae}}",
-            "vsqrtss {d}, {a}, {a}, {{rd-sae}}",
-            "vsqrtss {x}, {t}, {t}, {{ru-sae}}",
-            "vinsertps {u}, {u}, {x}, 0x10",
-            "vsqrtss {x}, {t}, {t}, {{rd-sae}}",
-            "vinsertps {d}, {d}, {x}, 0x10",
-            "vsqrtss {x}, {w}, {w}, {{ru-sae}}",
-            "vinsertps {u}, {u}, {x}, 0x20",
-            "vsqrtss {x}, {w}, {w}, {{rd-sae}}",
-            "vinsertps {d}, {d}, {x}, 0x20",
-            "vblendvps {u}, {u}, {d}, {m}",
-            "vblendps {u}, {u}, {a}, 8",
+            "kmovb k1, byte ptr [{tab} + {off}]",
+            "vsqrtps zmm16, {a:z}, {{ru-sae}}",
+            "vsqrtps zmm17, {a:z}, {{rd-sae}}",
+            "vblendmps {r} {{k1}}, xmm16, xmm17",
+            "vblendps {r}, {r}, {a}, 8",
             a = in(xmm_reg) v32(a),
-            u = out(xmm_reg) r,
-            d = out(xmm_reg) _,
-            t = out(xmm_reg) _,
-            w = out(xmm_reg) _,
-            x = out(xmm_reg) _,
-            m = out(xmm_reg) _,
+            r = out(xmm_reg) r,
+            out("zmm16") _,
+            out("zmm17") _,
+            out("k1") _,
             tab = in(reg) &TABLES,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
