@@ -333,68 +333,30 @@ macro_rules! kernel32 {
     };
 }
 
-/// The noise pre-test of an f64 value held in `$lo` (samples x, y) and `$hi` (sample z, flags)
-/// into `$d`: lanes `[42·|y − x| > |x|, 42·|z − x| > |x|]` (all ones where true), as
-/// [`maybe_noise`](crate::ops::maybe_noise). Needs the sign mask in `{m}`; clobbers `$x`.
-macro_rules! far64 {
-    ($lo:literal, $hi:literal, $d:literal, $x:literal) => {
+/// The noise pre-tests of an f64 operand (`$lo`, `$hi`) and of the result (`{lo}`, `{hi}`) at
+/// once, into `{g}` (a bit per sample far from its value's `x`, as
+/// [`maybe_noise`](crate::ops::maybe_noise)): samples y and z of both in one 256-bit register,
+/// `[v₁, v₂, r₁, r₂]` in `ymm20`, against `[v₀, v₀, r₀, r₀]` in `ymm21`, compared into `k3`.
+macro_rules! noise_pair64 {
+    ($lo:literal, $lo256:literal, $hi:literal) => {
         concat!(
-            "vmovddup ",
-            $x,
-            ", ",
-            $lo,
-            "\n",
-            "vshufpd ",
-            $d,
-            ", ",
+            "vshufpd xmm20, ",
             $lo,
             ", ",
             $hi,
             ", 1\n",
-            "vsubpd ",
-            $d,
-            ", ",
-            $d,
-            ", ",
-            $x,
-            "\n",
-            "vandpd ",
-            $d,
-            ", ",
-            $d,
-            ", {m}\n",
-            "vmulpd ",
-            $d,
-            ", ",
-            $d,
-            ", xmmword ptr [{tab} + {p64} + 16]\n",
-            "vandpd ",
-            $x,
-            ", ",
-            $x,
-            ", {m}\n",
-            "vcmpltpd ",
-            $d,
-            ", ",
-            $x,
-            ", ",
-            $d,
-            "\n",
-        )
-    };
-}
-
-/// The noise pre-tests of an f64 operand (`$lo`, `$hi`) and of the result (`{lo}`, `{hi}`),
-/// or-ed into `{g}` (a bit per sample far from its value's `x`).
-macro_rules! noise_pair64 {
-    ($lo:literal, $hi:literal) => {
-        concat!(
-            "vmovapd {m}, xmmword ptr [{tab} + {p64}]\n",
-            far64!($lo, $hi, "{t}", "{x}"),
-            far64!("{lo}", "{hi}", "{u}", "{x}"),
-            "vmovmskpd {g:e}, {t}\n",
-            "vmovmskpd {h:e}, {u}\n",
-            "or {g:e}, {h:e}\n",
+            "vshufpd xmm21, {lo}, {hi}, 1\n",
+            "vinsertf64x2 ymm20, ymm20, xmm21, 1\n",
+            "vinsertf64x2 ymm21, ",
+            $lo256,
+            ", {lo}, 1\n",
+            "vmovddup ymm21, ymm21\n",
+            "vsubpd ymm20, ymm20, ymm21\n",
+            "vandpd ymm20, ymm20, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vmulpd ymm20, ymm20, qword ptr [{tab} + {p64} + 16]{{1to4}}\n",
+            "vandpd ymm21, ymm21, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vcmppd k3, ymm21, ymm20, 1\n",
+            "kmovb {g:e}, k3\n",
         )
     };
 }
@@ -487,9 +449,6 @@ macro_rules! binop64 {
                     lo = out(xmm_reg) lo,
                     hi = out(xmm_reg) hi,
                     f = out(xmm_reg) _,
-                    x = out(xmm_reg) _,
-                    t = out(xmm_reg) _,
-                    u = out(xmm_reg) _,
                     out("zmm16") _,
                     out("zmm17") _,
                     out("zmm18") _,
@@ -630,24 +589,30 @@ binop64!(
     add_pre_f64,
     kernel64!("vaddpd"),
     add_test64!(),
-    [y = out(xmm_reg) _, h = out(reg) _,],
+    [
+        x = out(xmm_reg) _,
+        y = out(xmm_reg) _,
+        t = out(xmm_reg) _,
+        u = out(xmm_reg) _,
+        h = out(reg) _,
+    ],
     0b11
 );
 binop64!(
     mul_f64,
     mul_pre_f64,
     kernel64!("vmulpd"),
-    noise_pair64!("{a}", "{ahi}"),
-    [m = out(xmm_reg) _, h = out(reg) _,],
-    0b11
+    noise_pair64!("{a}", "{a:y}", "{ahi}"),
+    [out("zmm20") _, out("zmm21") _, out("k3") _,],
+    0b1111
 );
 binop64!(
     div_f64,
     div_pre_f64,
     kernel64_joined!("vdivpd"),
-    noise_pair64!("{b}", "{bhi}"),
-    [m = out(xmm_reg) _, h = out(reg) _,],
-    0b11
+    noise_pair64!("{b}", "{b:y}", "{bhi}"),
+    [out("zmm20") _, out("zmm21") _, out("k3") _,],
+    0b1111
 );
 binop32!(
     add_f32,
