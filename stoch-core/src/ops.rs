@@ -1237,7 +1237,7 @@ mod tests {
     fn fused_pretests_answer_as_the_portable_ones() {
         use crate::rt512::*;
         if !available() {
-            eprintln!("skipped: this processor has no AVX-512F and AVX-512DQ");
+            eprintln!("skipped: this processor has no AVX-512F, DQ and VL");
             return;
         }
         let seed = std::env::var("STOCH_TEST_SEED")

@@ -135,15 +135,16 @@ pub trait Kernels: Sized + Copy {
     /// tests check it against the same oracle; `None` elsewhere.
     fn avx2_4(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<Self::Lanes>;
     /// The run-time AVX-512 path (module `rt512`): `op` 0 add, 1 mul, 2 div, 3 fma
-    /// (`a·b + c`), 4 sqrt (of `a`), on four lanes, when the processor has AVX-512F and
-    /// AVX-512DQ (whatever the target, so that tests check it against the same oracle); `None`
+    /// (`a·b + c`), 4 sqrt (of `a`), on four lanes, when the processor has AVX-512F, DQ and
+    /// VL (whatever the target, so that tests check it against the same oracle); `None`
     /// elsewhere.
     fn rt512_4(op: u8, a: [Self; 4], b: [Self; 4], c: [Self; 4], dir: u32) -> Option<[Self; 4]>;
     /// On the run-time AVX-512 path, when it is the one that runs (a build without AVX-512 on
-    /// a processor with it): `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with random rounding
-    /// and, in the same assembly block, the pre-test of the operation's checks (see `ops`):
-    /// the result's lanes and whether the pre-test passed. `None` on every other path, where
-    /// the compiler's code runs the same pre-test after the kernel.
+    /// a processor with it), and for `f32` in a build with AVX-512F, DQ and VL: `a + b` (`op`
+    /// 0), `a * b` (1) or `a / b` (2) with random rounding and, in the same assembly block, the
+    /// pre-test of the operation's checks (see `ops`): the result's lanes and whether the
+    /// pre-test passed. `None` on every other path, where the compiler's code runs the same
+    /// pre-test after the kernel.
     fn rt512_pre(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<(Self::Lanes, bool)>;
     /// `a + b` rounded down (`down`) or up, one sample (portable path).
     fn rr_add(a: Self, b: Self, down: bool) -> Self;
@@ -1117,7 +1118,7 @@ macro_rules! dispatch {
         $div:ident,
         $fma:ident,
         $sqrt:ident,
-        [$add_pre:ident, $mul_pre:ident, $div_pre:ident]
+        [$add_pre:ident, $mul_pre:ident, $div_pre:ident, native: $native_pre:literal]
     ) => {
         type Lanes = $l;
         const ZERO_L: $l = $lanes([0.0; 4]);
@@ -1318,7 +1319,36 @@ macro_rules! dispatch {
                 };
                 Some((Self::load(r), hit))
             }
-            #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx512f"))))]
+            // A native AVX-512 build runs the same fused blocks for `f32` (whose lanes are one
+            // register in both builds): fewer instructions than the compiler's code for the
+            // pre-tests after its own kernel (Zen 5, checks on: sum 4.7x -> 4.3x the plain
+            // time, wave 19.3x -> 18.3x).
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx512f",
+                target_feature = "avx512dq",
+                target_feature = "avx512vl"
+            ))]
+            {
+                if !$native_pre {
+                    return None;
+                }
+                let (a, b) = (Self::store(a), Self::store(b));
+                let tab = &rt512::TABLES;
+                let (r, hit) = match op {
+                    0 => rt512::$add_pre(a, b, dir, tab),
+                    1 => rt512::$mul_pre(a, b, dir, tab),
+                    _ => rt512::$div_pre(a, b, dir, tab),
+                };
+                Some((Self::load(r), hit))
+            }
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                any(
+                    not(target_feature = "avx512f"),
+                    all(target_feature = "avx512dq", target_feature = "avx512vl")
+                )
+            )))]
             {
                 let _ = (op, a, b, dir);
                 None
@@ -1346,7 +1376,7 @@ impl Kernels for f64 {
         div_f64,
         fma_f64,
         sqrt_f64,
-        [add_pre_f64, mul_pre_f64, div_pre_f64]
+        [add_pre_f64, mul_pre_f64, div_pre_f64, native: false]
     );
     #[inline(always)]
     fn rr_add(a: f64, b: f64, down: bool) -> f64 {
@@ -1417,7 +1447,7 @@ impl Kernels for f32 {
         div_f32,
         fma_f32,
         sqrt_f32,
-        [add_pre_f32, mul_pre_f32, div_pre_f32]
+        [add_pre_f32, mul_pre_f32, div_pre_f32, native: true]
     );
     #[inline(always)]
     fn rr_add(a: f32, b: f32, down: bool) -> f32 {
@@ -1561,7 +1591,7 @@ pub(crate) fn slow_software_path() -> bool {
 }
 
 /// The run-time AVX-512 path on three samples (see [`Kernels::rt512_4`]), used directly by
-/// tests: `None` where the processor has no AVX-512F and AVX-512DQ.
+/// tests: `None` where the processor has no AVX-512F, DQ and VL.
 #[doc(hidden)]
 pub fn rt512_3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], c: [T; 3], dir: u32) -> Option<[T; 3]> {
     T::rt512_4(op, four(a), four(b), four(c), dir).map(three)

@@ -48,9 +48,10 @@ use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use crate::rounding::row_offset;
 
-/// Whether this processor has AVX-512F and AVX-512DQ (the kernels below may run: the
-/// pre-tests fused into them take the larger magnitude of two operands with `vrangesd`, from
-/// AVX-512DQ, which every processor with AVX-512F has but the Xeon Phi).
+/// Whether this processor has AVX-512F, DQ and VL, which every processor with AVX-512F has but
+/// the Xeon Phi: the kernels below may run (they pick lanes with 128-bit `vblendmpd`, from
+/// AVX-512VL, and the pre-tests fused into them take the larger magnitude of two operands with
+/// `vrangesd`, from AVX-512DQ).
 #[inline]
 pub(crate) fn available() -> bool {
     std::is_x86_feature_detected!("avx512f")
