@@ -32,18 +32,20 @@
 //! stochastic runs start from one seed, and the example stops if checks on and off give
 //! different samples (a check must never change a result).
 //!
-//! Expected output (measured on 2026-11-25 on a 2-core AMD EPYC Zen 4 with AVX-512; the times
+//! Expected output (measured on 2026-11-25 on a 2-core AMD EPYC Zen 5 with AVX-512; the times
 //! depend on the machine and move by up to about 15% from run to run; a build for the default
-//! target on that machine prints "AVX-512 embedded rounding, chosen at run time"):
+//! target on that machine prints "AVX-512 embedded rounding, chosen at run time", and README
+//! gives both builds' ranges there and on a Zen 4, where the plain dot product and sum take
+//! twice as long and every ratio is lower):
 //!
 //! ```text
 //! stoch overhead: median of 7 interleaved runs, thread CPU time (--wall: wall-clock time)
 //! rounding path: AVX-512 embedded rounding (target: avx512f true, fma true)
 //! kernel                   plain  stoch off  ratio   stoch on  ratio | CADNA off     on | goal off     on | digits  instab.
-//! dot f64 1e6           870.4 us    2.53 ms   2.9x    4.20 ms   4.8x |      9.1x  15.9x |     4.5x   5.3x |     13        0
-//! matmul f64 200x200     5.19 ms   16.87 ms   3.3x   33.73 ms   6.5x |      8.8x  21.5x |     4.4x   7.2x |     11      188
-//! wave f32 64^3 x100    85.81 ms  802.07 ms   9.3x     1.57 s  18.3x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
-//! sum f32 1e6           826.8 us    1.79 ms   2.2x    2.48 ms   3.0x |      4.2x  11.1x |     3.0x   3.7x |      4        0
+//! dot f64 1e6           531.5 us    2.10 ms   3.9x    3.06 ms   5.8x |      9.1x  15.9x |     4.5x   5.3x |     13        0
+//! matmul f64 200x200     2.91 ms   15.14 ms   5.2x   23.91 ms   8.2x |      8.8x  21.5x |     4.4x   7.2x |     11      188
+//! wave f32 64^3 x100    73.43 ms  703.26 ms   9.6x     1.30 s  17.7x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
+//! sum f32 1e6           500.7 us    1.80 ms   3.6x    2.17 ms   4.3x |      4.2x  11.1x |     3.0x   3.7x |      4        0
 //! ```
 
 use std::hint::black_box;

@@ -150,9 +150,9 @@ impl<T: StochFloat> Stochastic<T> {
 /// and collapse detection off the operation is the kernel alone, with no branch after it
 /// (the `overhead` example on the default target, checks off: dot 4.5x -> 3.7x, matmul 5.6x
 /// -> 4.9x the plain time; with checks on, and natively, unchanged). Where the run-time
-/// AVX-512 path runs (`rt512`), the kernel and the pre-test of [`check_add`] are one assembly
-/// block ([`Kernels::rt512_pre`](crate::rounding::Kernels::rt512_pre)); `*` and `/` do the
-/// same.
+/// AVX-512 path runs (`rt512`), and for `f32` in a native AVX-512 build, the kernel and the
+/// pre-test of [`check_add`] are one assembly block
+/// ([`Kernels::rt512_pre`](crate::rounding::Kernels::rt512_pre)); `*` and `/` do the same.
 #[inline(always)]
 fn add_op<T: StochFloat>(
     a: Stochastic<T>,

@@ -128,7 +128,7 @@ fn refill(st: &State) -> u64 {
 fn refill_is_rare() {}
 
 /// A direction word for one random rounding: two random bits in place at bit
-/// [`DIR_SHIFT`](crate::rounding::DIR_SHIFT), whatever in the others (the kernels ignore them).
+/// [`DIR_SHIFT`], whatever in the others (the kernels ignore them).
 ///
 /// Everything, the generator's step included, is inline: a call on the hot path would make the
 /// compiler keep every live vector register in memory across the loop.
