@@ -1305,32 +1305,23 @@ macro_rules! dispatch {
         }
         #[inline(always)]
         fn rt512_pre(op: u8, a: $l, b: $l, dir: u32) -> Option<($l, bool)> {
-            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-            {
-                if !rt512::on() {
-                    return None;
-                }
-                let (a, b) = (Self::store(a), Self::store(b));
-                let tab = &rt512::TABLES;
-                let (r, hit) = match op {
-                    0 => rt512::$add_pre(a, b, dir, tab),
-                    1 => rt512::$mul_pre(a, b, dir, tab),
-                    _ => rt512::$div_pre(a, b, dir, tab),
-                };
-                Some((Self::load(r), hit))
-            }
-            // A native AVX-512 build runs the same fused blocks for `f32` (whose lanes are one
-            // register in both builds): fewer instructions than the compiler's code for the
-            // pre-tests after its own kernel (Zen 5, checks on: sum 4.7x -> 4.3x the plain
-            // time, wave 19.3x -> 18.3x).
             #[cfg(all(
                 target_arch = "x86_64",
-                target_feature = "avx512f",
-                target_feature = "avx512dq",
-                target_feature = "avx512vl"
+                any(
+                    not(target_feature = "avx512f"),
+                    all(target_feature = "avx512dq", target_feature = "avx512vl")
+                )
             ))]
             {
-                if !$native_pre {
+                #[cfg(not(target_feature = "avx512f"))]
+                let fused = rt512::on();
+                // A native AVX-512 build runs the same fused blocks for `f32` (whose lanes are
+                // one register in both builds): fewer instructions than the compiler's code for
+                // the pre-tests after its own kernel (Zen 5, checks on: sum 4.7x -> 4.3x the
+                // plain time, wave 19.3x -> 18.3x).
+                #[cfg(target_feature = "avx512f")]
+                let fused = $native_pre;
+                if !fused {
                     return None;
                 }
                 let (a, b) = (Self::store(a), Self::store(b));
