@@ -1196,6 +1196,9 @@ mod tests {
                                 == StochFloat::to_f64(y).to_bits()),
                         "{name}: {r:?} != {alone:?} (seed {seed:#x})"
                     );
+                    // The sums' noise pre-test is a fused multiply-add (see `rt512`'s
+                    // `add_test64`): the same answers but where `42·|d|` rounds to `|x|`,
+                    // which random operands do not reach.
                     let want = match op {
                         0 => {
                             let (a0, b0, r0) = (a[0].abs(), b[0].abs(), r[0].abs());

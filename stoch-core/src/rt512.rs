@@ -541,6 +541,15 @@ macro_rules! binop32 {
 /// `|r₀| < F·max(|a₀|, |b₀|)` (a possible cancellation, `F` the cancellation factor, 0 when
 /// that check is off), or-ed per lane with `|r₀| < C·max(|a₀|, |b₀|)` and the noise pre-test
 /// of `r` (a possible accuracy collapse, `C` 1 when that check is on, 0 when off).
+///
+/// The noise pre-test here is the sign of `|r₀| − 42·|rᵢ − r₀|`, one fused multiply-add with
+/// one rounding, where [`maybe_noise`](crate::ops::maybe_noise) compares the rounded product
+/// with `|r₀|`: one instruction less on the path from the sum to its branch (Zen 5, checks
+/// on: `f32` sum 4.31x -> 4.14-4.18x, dot 6.4-6.5x -> 6.1-6.4x, matmul 9.56x -> 9.45x). The two
+/// differ only where `42·|rᵢ − r₀|` rounds to `|r₀|`, a spread far below any noise, or where
+/// `r₀` is infinite (`inf − inf` is a NaN with its sign set), which the magnitude test it is
+/// and-ed with already fails. The products' and quotients' noise pre-tests keep the compared
+/// product: there the infinite case would pass.
 macro_rules! add_test64 {
     () => {
         concat!(
@@ -553,8 +562,7 @@ macro_rules! add_test64 {
             "vshufpd {t}, {lo}, {hi}, 1\n",
             "vsubpd {t}, {t}, {x}\n",
             "vandpd {t}, {t}, xmmword ptr [{tab} + {p64}]\n",
-            "vmulpd {t}, {t}, xmmword ptr [{tab} + {p64} + 16]\n",
-            "vcmpltpd {t}, {y}, {t}\n",
+            "vfnmadd132pd {t}, {y}, xmmword ptr [{tab} + {p64} + 16]\n",
             "vmovmskpd {g:e}, {u}\n",
             "vmovmskpd {h:e}, {t}\n",
             "neg {h:e}\n",
@@ -578,8 +586,7 @@ macro_rules! add_test32 {
             "vcmpltps {u}, {y}, {u}\n",
             "vsubps {t}, {r}, {x}\n",
             "vandps {t}, {t}, xmmword ptr [{tab} + {p32}]\n",
-            "vmulps {t}, {t}, xmmword ptr [{tab} + {p32} + 16]\n",
-            "vcmpltps {t}, {y}, {t}\n",
+            "vfnmadd132ps {t}, {y}, xmmword ptr [{tab} + {p32} + 16]\n",
             "vmovmskps {g:e}, {u}\n",
             "vmovmskps {h:e}, {t}\n",
             "and {h:e}, 6\n",
