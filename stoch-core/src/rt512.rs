@@ -188,8 +188,8 @@ pub(crate) struct Tables {
     /// The lanes that round down, as mask-register bytes, one 32-byte row per direction code
     /// (rows are read at the byte offset the direction word gives,
     /// [`crate::rounding::row_offset`]): byte 0 for samples x, y, z in lanes 0-2 (an `f32`
-    /// value, or an `f64` value in one register), byte 1 for lanes x, y of an `f64` value's
-    /// low register, byte 2 for lane z of its high register. At offset 0.
+    /// value, an `f64` value in one register, or the low register of one in two, whose 128-bit
+    /// blend reads bits 0 and 1 only), byte 1 for lane z in the high register. At offset 0.
     down: [[u8; 32]; 4],
     /// The pre-tests' constants for `f64` (offset [`PRE64`]).
     pre64: Pre64,
@@ -225,8 +225,7 @@ const fn down_row(code: u8) -> [u8; 32] {
     let z = 1 - y;
     let mut row = [0u8; 32];
     row[0] = x | y << 1 | z << 2;
-    row[1] = x | y << 1;
-    row[2] = z;
+    row[1] = z;
     row
 }
 
@@ -285,8 +284,8 @@ pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
 macro_rules! kernel64 {
     ($insn:literal) => {
         concat!(
-            "kmovb k1, byte ptr [{tab} + {off} + 1]\n",
-            "kmovb k2, byte ptr [{tab} + {off} + 2]\n",
+            "kmovb k1, byte ptr [{tab} + {off}]\n",
+            "kmovb k2, byte ptr [{tab} + {off} + 1]\n",
             $insn,
             " zmm16, {a:z}, {b:z}, {{ru-sae}}\n",
             $insn,
@@ -665,8 +664,8 @@ pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 
     // SAFETY: as in the other kernels.
     unsafe {
         asm!(
-            "kmovb k1, byte ptr [{tab} + {off} + 1]",
-            "kmovb k2, byte ptr [{tab} + {off} + 2]",
+            "kmovb k1, byte ptr [{tab} + {off}]",
+            "kmovb k2, byte ptr [{tab} + {off} + 1]",
             "vmovapd zmm16, {c:z}",
             "vmovapd zmm17, {c:z}",
             "vmovapd zmm18, {chi:z}",
