@@ -1729,14 +1729,30 @@ mod avx512 {
         }
     }
 
+    /// A native build with DQ and VL runs the assembly kernel of the run-time path
+    /// (`rt512::kernel32_add`): two instructions from an operand to the result instead of
+    /// three. The compiler turns the same steps written with intrinsics (zero-masked sums and
+    /// a merge-masked ternary logic) back into four (on a Zen 5, `overhead` with checks off:
+    /// `f32` sum 3.6x -> 2.8x the plain time).
     #[inline(always)]
     pub(super) unsafe fn add_f32(a: L32, b: L32, dir: u32) -> L32 {
-        let (x, y) = (v32(a), v32(b));
-        // SAFETY: AVX-512F is enabled for this target (compile-time cfg).
-        unsafe {
-            let up = _mm512_mask_add_round_ps::<RU>(or32(a, b), SAMPLES as u16, x, y);
-            let dn = _mm512_add_round_ps::<RD>(x, y);
-            a32(_mm512_mask_blend_ps(down(dir) as u16, up, dn))
+        #[cfg(all(target_feature = "avx512dq", target_feature = "avx512vl"))]
+        {
+            super::lanes32(super::rt512::add_f32(
+                super::unlanes32(a),
+                super::unlanes32(b),
+                dir,
+            ))
+        }
+        #[cfg(not(all(target_feature = "avx512dq", target_feature = "avx512vl")))]
+        {
+            let (x, y) = (v32(a), v32(b));
+            // SAFETY: AVX-512F is enabled for this target (compile-time cfg).
+            unsafe {
+                let up = _mm512_mask_add_round_ps::<RU>(or32(a, b), SAMPLES as u16, x, y);
+                let dn = _mm512_add_round_ps::<RD>(x, y);
+                a32(_mm512_mask_blend_ps(down(dir) as u16, up, dn))
+            }
         }
     }
     #[inline(always)]
