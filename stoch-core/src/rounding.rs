@@ -33,10 +33,11 @@
 //! against the same oracle.
 //!
 //! When the target does not have AVX-512 but the processor does (a build for the default
-//! `x86-64` target run on a recent x86-64), AVX-512 embedded rounding runs from inline assembly
-//! instead, one scalar instruction per sample rounded up, on sign-masked operands for the
-//! samples that round down (the sign identities `RD(a+b) = −RU(−a−b)`, `RD(a·b) = −RU((−a)·b)`,
-//! `RD(a/b) = −RU((−a)/b)`; module `rt512`), chosen once per process.
+//! `x86-64` target run on a recent x86-64), the same embedded rounding runs from inline assembly
+//! instead (module `rt512`), chosen once per process: 512-bit instructions round every lane up
+//! and every lane down into registers the build's SSE2 code cannot touch, and mask registers
+//! pick the lanes. The `f32` sum of both builds takes the assembly's shorter form (each way's
+//! lanes zero elsewhere, joined by one ternary-logic instruction).
 
 #[cfg(target_arch = "x86_64")]
 use crate::rt512;

@@ -13,7 +13,9 @@
 //! Each kernel rounds every lane up and every lane down with 512-bit instructions
 //! (`vaddpd {ru-sae}` and `{rd-sae}`, and friends) into `zmm16`-`zmm19`, and a mask register
 //! from [`TABLES`] picks the downward lanes with a 128-bit `vblendmpd` into the compiler's
-//! result registers (the fused pre-tests below also use `zmm20`-`zmm21` and `k3`). Registers 16-31 are out of reach of the legacy SSE code the
+//! result registers (the fused pre-tests below also use `zmm20`-`zmm21` and `k3`). The `f32`
+//! sum instead rounds each way into zero-masked lanes and joins them with one `vpternlogd`
+//! (`kernel32_add!`). Registers 16-31 are out of reach of the legacy SSE code the
 //! compiler writes around the kernel, and the 128-bit writes clear the upper halves of the
 //! registers they write: the upper halves of `zmm0`-`zmm15` stay out of use, which that SSE code
 //! needs to run at full speed (on a Zen 4, dot product 8.8x instead of 5.1x the plain time with
