@@ -429,15 +429,7 @@ macro_rules! noise_pair32 {
 /// `{g}`) passed in the bits `$bits`. Only where [`available`] says the processor has AVX-512F, DQ
 /// and VL.
 macro_rules! binop64 {
-    (
-        $name:ident,
-        $pre:ident,
-        $kernel:expr,
-        [$($k:tt)*],
-        $test:expr,
-        [$($p:tt)*],
-        $bits:literal
-    ) => {
+    ($name:ident, $pre:ident, $kernel:expr, $test:expr, [$($p:tt)*], $bits:literal) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
         /// [`available`] says the processor has AVX-512F, DQ and VL.
         #[inline(always)]
@@ -457,12 +449,13 @@ macro_rules! binop64 {
                     bhi = in(xmm_reg) bhi,
                     lo = lateout(xmm_reg) lo,
                     hi = lateout(xmm_reg) hi,
+                    f = out(xmm_reg) _,
                     out("zmm16") _,
                     out("zmm17") _,
                     out("zmm18") _,
                     out("zmm19") _,
                     out("k1") _,
-                    $($k)*
+                    out("k2") _,
                     tab = in(reg) &TABLES,
                     off = in(reg) row_offset(dir),
                     options(pure, readonly, nostack, preserves_flags),
@@ -494,12 +487,13 @@ macro_rules! binop64 {
                     bhi = in(xmm_reg) bhi,
                     lo = out(xmm_reg) lo,
                     hi = out(xmm_reg) hi,
+                    f = out(xmm_reg) _,
                     out("zmm16") _,
                     out("zmm17") _,
                     out("zmm18") _,
                     out("zmm19") _,
                     out("k1") _,
-                    $($k)*
+                    out("k2") _,
                     g = lateout(reg) g,
                     $($p)*
                     tab = in(reg) tab,
@@ -513,7 +507,8 @@ macro_rules! binop64 {
     };
 }
 
-/// The same on f32 lanes (one register).
+/// The same on f32 lanes (one register), with the kernel's own text `$kernel` and the scratch
+/// operands it declares, `$k` (the sum's kernel differs from the others').
 macro_rules! binop32 {
     (
         $name:ident,
@@ -648,7 +643,6 @@ binop64!(
     add_f64,
     add_pre_f64,
     kernel64!("vaddpd"),
-    [out("k2") _, f = out(xmm_reg) _,],
     add_test64!(),
     [
         x = out(xmm_reg) _,
@@ -663,7 +657,6 @@ binop64!(
     mul_f64,
     mul_pre_f64,
     kernel64!("vmulpd"),
-    [out("k2") _, f = out(xmm_reg) _,],
     noise_pair64!("{a}", "{a:y}", "{ahi}"),
     [out("zmm20") _, out("zmm21") _, out("k3") _,],
     0b1111
@@ -672,7 +665,6 @@ binop64!(
     div_f64,
     div_pre_f64,
     kernel64_joined!("vdivpd"),
-    [f = out(xmm_reg) _,],
     noise_pair64!("{b}", "{b:y}", "{bhi}"),
     [out("zmm20") _, out("zmm21") _, out("k3") _,],
     0b1111
