@@ -725,6 +725,13 @@ mod avx2 {
     }
 }
 
+/// The samples that round down for direction code `code` (0 to 3), as mask-register bits:
+/// bit 0 `x`, bit 1 `y`, bit 2 `z` (the same convention as [`directions`]).
+pub(crate) const fn down_lanes(code: u32) -> u8 {
+    let (x, y) = ((code & 1) as u8, ((code >> 1) & 1) as u8);
+    x | y << 1 | (1 - y) << 2
+}
+
 /// The direction of each of the three samples for the two random bits `dir`:
 /// `[x, y, z]`, `true` meaning "round down".
 #[inline(always)]
@@ -1616,7 +1623,12 @@ mod avx512 {
     const SAMPLES: u8 = 0b0111;
 
     /// Lanes rounded down for the two random bits.
-    const DOWN: [u8; 4] = [0b100, 0b101, 0b010, 0b011];
+    const DOWN: [u8; 4] = [
+        super::down_lanes(0),
+        super::down_lanes(1),
+        super::down_lanes(2),
+        super::down_lanes(3),
+    ];
 
     use super::{L32, L64};
 
@@ -1722,11 +1734,7 @@ mod avx512 {
         // SAFETY: AVX-512F is enabled for this target.
         unsafe {
             let up = _mm512_mask_sqrt_round_pd::<RU>(a, SAMPLES, a);
-            a64(_mm512_mask_sqrt_round_pd::<RD>(
-                up,
-                DOWN[super::dir_code(dir) as usize],
-                a,
-            ))
+            a64(_mm512_mask_sqrt_round_pd::<RD>(up, down(dir), a))
         }
     }
 
@@ -1794,11 +1802,7 @@ mod avx512 {
         // SAFETY: AVX-512F is enabled for this target.
         unsafe {
             let up = _mm512_mask_sqrt_round_ps::<RU>(a, SAMPLES as u16, a);
-            a32(_mm512_mask_sqrt_round_ps::<RD>(
-                up,
-                DOWN[super::dir_code(dir) as usize] as u16,
-                a,
-            ))
+            a32(_mm512_mask_sqrt_round_ps::<RD>(up, down(dir) as u16, a))
         }
     }
 }

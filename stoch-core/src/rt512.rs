@@ -224,11 +224,9 @@ pub(crate) static TABLES: Tables = Tables::new(DEFAULT_FACTORS.0, DEFAULT_FACTOR
 /// The row of [`Tables::down`] for direction code `code` (bit 0 rounds `x` down, bit 1 `y`,
 /// and `z` goes the other way from `y`: the rounding module's convention).
 const fn down_row(code: u8) -> [u8; 32] {
-    let (x, y) = (code & 1, (code >> 1) & 1);
-    let z = 1 - y;
     let mut row = [0u8; 32];
-    row[0] = x | y << 1 | z << 2;
-    row[1] = z;
+    row[0] = crate::rounding::down_lanes(code as u32);
+    row[1] = row[0] >> 2;
     row[2] = row[0] ^ 0b111;
     row
 }
