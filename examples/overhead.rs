@@ -42,10 +42,10 @@
 //! stoch overhead: median of 7 interleaved runs, thread CPU time (--wall: wall-clock time)
 //! rounding path: AVX-512 embedded rounding (target: avx512f true, fma true)
 //! kernel                   plain  stoch off  ratio   stoch on  ratio | CADNA off     on | goal off     on | digits  instab.
-//! dot f64 1e6           494.8 us    1.92 ms   3.9x    2.69 ms   5.4x |      9.1x  15.9x |     4.5x   5.3x |     13        0
-//! matmul f64 200x200     2.73 ms   14.34 ms   5.2x   21.58 ms   7.9x |      8.8x  21.5x |     4.4x   7.2x |     11      188
-//! wave f32 64^3 x100    60.66 ms  644.98 ms  10.6x     1.11 s  18.3x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
-//! sum f32 1e6           479.0 us    1.34 ms   2.8x    1.72 ms   3.6x |      4.2x  11.1x |     3.0x   3.7x |      4        0
+//! dot f64 1e6           490.5 us    1.92 ms   3.9x    2.53 ms   5.2x |      9.1x  15.9x |     4.5x   5.3x |     13        0
+//! matmul f64 200x200     2.74 ms   14.34 ms   5.2x   19.79 ms   7.2x |      8.8x  21.5x |     4.4x   7.2x |     11      188
+//! wave f32 64^3 x100    65.29 ms  662.77 ms  10.2x     1.14 s  17.5x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
+//! sum f32 1e6           487.7 us    1.38 ms   2.8x    1.76 ms   3.6x |      4.2x  11.1x |     3.0x   3.7x |      4        0
 //! ```
 
 use std::hint::black_box;
