@@ -731,8 +731,9 @@ mod vector {
 /// when the other operand is a NaN, so a NaN sample `rᵢ` passes where `|r₀| < m`. The checks
 /// behind the pre-test record nothing there: a NaN sample of a sum needs a NaN or infinite
 /// sample in an operand, which then has no significant digit, and NaN samples are not noise.
-/// Testing for it would cost one more vector instruction on every sum (measured: the gain
-/// above gone).
+/// A form that excludes it (`vminpd`, whose result is its second operand where one is a NaN,
+/// after a sign mask on `42·(rᵢ − r₀)`), written in assembly, measured no gain over the test
+/// before (dot 5.7x, matmul 8.15x).
 ///
 /// A function with the target features of its own, so that it compiles in any crate that
 /// instantiates the generic operators (only a caller built with those features inlines it),
