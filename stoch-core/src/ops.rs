@@ -282,38 +282,46 @@ fn check_add<T: StochFloat>(
     mask: u8,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    let a0 = a.a()[0].abs();
-    let b0 = b.a()[0].abs();
-    let big = if a0 > b0 { a0 } else { b0 };
-    let rr = r.a();
-    let r0 = rr[0].abs();
-    let factor = T::cancel_factor();
-    // One branch-free test that is rarely true, so the branch on it predicts well:
-    // - a loss of `level` digits needs |r| < factor·max(|a|, |b|) (see `Config::apply`);
-    // - a collapse needs |r| < max(|a|, |b|) (a same-sign sum never shrinks below its larger
-    //   operand: rounding is monotonic) and `r` to pass `maybe_noise` (on the vector
-    //   registers where the target has AVX2: fewer floating-point instructions than the sum
-    //   of the samples' distances, and the checked loops wait on the floating-point pipes).
     let collapse_on = mask & COLLAPSE_BIT != 0;
+    if add_pretest(&a, &b, &r, T::cancel_factor(), collapse_on) {
+        hit_is_rare();
+        return add_hit(a, b, r, b_plain, b_negated, mask, loc);
+    }
+    r
+}
+
+/// The pre-test of [`check_add`]: whether `r = a + b` may have cancelled `factor`'s digits or
+/// collapsed (`collapse_on`). One branch-free test that is rarely true, so the branch on it
+/// predicts well:
+/// - a loss of `level` digits needs `|r₀| < factor·max(|a₀|, |b₀|)` (see `Config::apply`);
+/// - a collapse needs `|r₀| < max(|a₀|, |b₀|)` (a same-sign sum never shrinks below its larger
+///   operand: rounding is monotonic) and `r` to pass [`maybe_noise`] (on the vector registers
+///   where the target has AVX2: fewer floating-point instructions than the sum of the samples'
+///   distances, and the checked loops wait on the floating-point pipes).
+///
+/// An `f64` sum in a build with AVX-512 (F, DQ and VL) takes [`add_pre64_avx512`] instead.
+#[inline(always)]
+fn add_pretest<T: StochFloat>(
+    a: &Stochastic<T>,
+    b: &Stochastic<T>,
+    r: &Stochastic<T>,
+    factor: T,
+    collapse_on: bool,
+) -> bool {
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "avx512f",
         target_feature = "avx512dq",
         target_feature = "avx512vl"
     ))]
-    if let Some(hit) = vector::add_pre(&a, &b, &r, factor, collapse_on) {
-        if hit {
-            hit_is_rare();
-            return add_hit(a, b, r, b_plain, b_negated, mask, loc);
-        }
-        return r;
+    if let Some(hit) = vector::add_pre(a, b, r, factor, collapse_on) {
+        return hit;
     }
-    let hit = (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise(&r));
-    if hit {
-        hit_is_rare();
-        return add_hit(a, b, r, b_plain, b_negated, mask, loc);
-    }
-    r
+    let a0 = a.a()[0].abs();
+    let b0 = b.a()[0].abs();
+    let big = if a0 > b0 { a0 } else { b0 };
+    let r0 = r.a()[0].abs();
+    (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise(r))
 }
 
 /// The checks of `r = a + b` once their pre-test passed: [`add_slow`], out of line through the
