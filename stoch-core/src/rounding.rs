@@ -147,6 +147,14 @@ pub trait Kernels: Sized + Copy {
     /// pre-test passed. `None` on every other path, where the compiler's code runs the same
     /// pre-test after the kernel.
     fn rt512_pre(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<(Self::Lanes, bool)>;
+    /// The run-time AVX-512 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with its fused
+    /// pre-test, without asking whether that path runs: for the operations once
+    /// [`rt512::mode`] said so.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    fn rt512_fused(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> (Self::Lanes, bool);
+    /// The same without the pre-test.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    fn rt512_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
     /// `a + b` rounded down (`down`) or up, one sample (portable path).
     fn rr_add(a: Self, b: Self, down: bool) -> Self;
     /// `a * b` rounded down or up, one sample (portable path).
@@ -1310,6 +1318,28 @@ macro_rules! dispatch {
                 let _ = (op, a, b, c, dir);
                 None
             }
+        }
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+        #[inline(always)]
+        fn rt512_fused(op: u8, a: $l, b: $l, dir: u32) -> ($l, bool) {
+            let (a, b) = (Self::store(a), Self::store(b));
+            let tab = &rt512::TABLES;
+            let (r, hit) = match op {
+                0 => rt512::$add_pre(a, b, dir, tab),
+                1 => rt512::$mul_pre(a, b, dir, tab),
+                _ => rt512::$div_pre(a, b, dir, tab),
+            };
+            (Self::load(r), hit)
+        }
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+        #[inline(always)]
+        fn rt512_alone(op: u8, a: $l, b: $l, dir: u32) -> $l {
+            let (a, b) = (Self::store(a), Self::store(b));
+            Self::load(match op {
+                0 => rt512::$add(a, b, dir),
+                1 => rt512::$mul(a, b, dir),
+                _ => rt512::$div(a, b, dir),
+            })
         }
         #[inline(always)]
         fn rt512_pre(op: u8, a: $l, b: $l, dir: u32) -> Option<($l, bool)> {

@@ -11,11 +11,12 @@
 //! operation.
 //!
 //! Each kernel rounds every lane up and every lane down with 512-bit instructions
-//! (`vaddpd {ru-sae}` and `{rd-sae}`, and friends) into `zmm16`-`zmm19`, and a mask register
-//! from [`TABLES`] picks the downward lanes with a 128-bit `vblendmpd` into the compiler's
-//! result registers (the fused pre-tests below also use `zmm20`-`zmm21` and `k3`). The `f32`
-//! sum instead rounds each way into zero-masked lanes and joins them with one `vpternlogd`
-//! (`kernel32_add!`). Registers 16-31 are out of reach of the legacy SSE code the
+//! (`vaddpd {ru-sae}` and `{rd-sae}`, and friends) into `zmm16`-`zmm19`, and picks the downward
+//! lanes into the compiler's result registers with 128-bit instructions: for the `f64` sum and
+//! product, one `vpternlogq` per register under a lane selector read from [`TABLES`]
+//! (`kernel64!`); elsewhere a mask register from [`TABLES`] and `vblendmpd` (the fused
+//! pre-tests below also use `zmm20`-`zmm21` and `k3`). The `f32` sum instead rounds each way
+//! into zero-masked lanes and joins them with one `vpternlogd` (`kernel32_add!`). Registers 16-31 are out of reach of the legacy SSE code the
 //! compiler writes around the kernel, and the 128-bit writes clear the upper halves of the
 //! registers they write: the upper halves of `zmm0`-`zmm15` stay out of use, which that SSE code
 //! needs to run at full speed (on a Zen 4, dot product 8.8x instead of 5.1x the plain time with
@@ -47,12 +48,13 @@
 //! all of them.
 //!
 //! The choice is made once per process, when the first thread seeds its random generator
-//! ([`detect`]), and costs one load and one well-predicted branch per operation.
+//! ([`detect`]), and costs one load and one well-predicted branch per operation: `+`, `*` and
+//! `/` read it, with what the configuration checks, from one byte ([`mode`]).
 //! `STOCH_PORTABLE=1` keeps the portable path (to compare the two).
 
 use core::arch::asm;
 use core::arch::x86_64::{__m128, __m128d};
-use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 use crate::rounding::row_offset;
 
@@ -74,6 +76,50 @@ fn detect() {
     TABLES
         .on
         .store(available() && !portable_requested(), Ordering::Relaxed);
+    set_mode(crate::config::mask());
+}
+
+/// The bit of [`Tables::mode`] for operation `op` (0 `+`, 1 `*`, 2 `/`) with its fused
+/// pre-test (`fused`) or alone.
+#[cfg(not(target_feature = "avx512f"))]
+#[inline(always)]
+pub(crate) const fn mode_bit(op: u8, fused: bool) -> u8 {
+    1 << (2 * op + if fused { 0 } else { 1 })
+}
+
+/// What `+`, `*` and `/` run ([`Tables::mode`]), for detection mask `mask` (the configuration's)
+/// on the path [`detect`] chose; kept in step by `Config::apply` and [`detect`].
+#[cfg(not(target_feature = "avx512f"))]
+pub(crate) fn set_mode(mask: u8) {
+    let mode = mode_for(TABLES.on.load(Ordering::Relaxed), mask);
+    TABLES.mode.store(mode, Ordering::Relaxed);
+}
+
+/// [`Tables::mode`] where this path runs (`on`) or not, for detection mask `mask`: `+` is
+/// checked when cancellation or collapse detection is on, `*` when multiplication or collapse
+/// detection is, `/` when division or collapse detection is.
+#[cfg(not(target_feature = "avx512f"))]
+const fn mode_for(on: bool, mask: u8) -> u8 {
+    use crate::config::COLLAPSE_BIT;
+    use crate::instability::Instability::{Cancellation, Division, Multiplication};
+    if !on {
+        return 0;
+    }
+    let checks = [Cancellation.bit(), Multiplication.bit(), Division.bit()];
+    let mut mode = 0;
+    let mut op = 0;
+    while op < 3 {
+        mode |= mode_bit(op as u8, mask & (checks[op] | COLLAPSE_BIT) != 0);
+        op += 1;
+    }
+    mode
+}
+
+/// [`Tables::mode`].
+#[cfg(not(target_feature = "avx512f"))]
+#[inline(always)]
+pub(crate) fn mode() -> u8 {
+    TABLES.mode.load(Ordering::Relaxed)
 }
 
 /// Whether `STOCH_PORTABLE` asks for the portable path (see [`parse_portable`]); a value it
@@ -162,14 +208,67 @@ fn a32(v: __m128) -> [f32; 4] {
 
 /// The constants of the pre-tests fused into the kernels ([`add_pre_f64`] and the others), for
 /// `f64` lanes: the mask that clears the sign, the spread factor of the noise pre-test
-/// ([`SPREAD_FACTOR`](crate::ops::SPREAD_FACTOR)) in both lanes, then the cancellation factor
-/// (0 when cancellation detection is off) and the collapse factor (1 when accuracy-collapse
-/// detection is on, 0 when off), which [`set_factors`] keeps in step with the configuration.
+/// ([`SPREAD_FACTOR`](crate::ops::SPREAD_FACTOR)) in both lanes, then the bounds of the sum's
+/// pre-test ([`SumBounds`]), which [`set_factors`] keeps in step with the configuration.
 #[repr(C, align(16))]
 pub(crate) struct Pre64 {
     abs: [u64; 2],
     spread: [f64; 2],
-    factors: [AtomicU64; 2],
+    /// [`SumBounds::cancel`].
+    cancel: AtomicU64,
+    /// [`SumBounds::small`].
+    small: AtomicU64,
+    /// [`SumBounds::collapse`].
+    collapse: AtomicU64,
+    /// Zero, which the sum's pre-test moves in with a `cmov` (no register to spare for it).
+    zero: u64,
+}
+
+/// The bounds of the `f64` sum's pre-test (`add_test64!`), which compares magnitudes as bit
+/// patterns in general registers: the vector pipes are what a checked loop waits on, and the
+/// general ones are mostly idle (Zen 5, default target, checks on: dot 6.05x -> 5.9x the plain
+/// time, matmul 8.8x -> 8.65x, wave 16.75x -> 15.35x).
+///
+/// For positive normal numbers, `L(x) = bits(x)/2⁵² − 1023` is the exponent plus the fraction,
+/// which is at most `log₂ x` and at least `log₂ x − 0.0861` (the largest gap between
+/// `log₂(1 + f)` and `f` on `[0, 1]`, 0.08607). A cancellation, `|r₀| < F·m` with
+/// `m = max(|a₀|, |b₀|)`, therefore gives `L(m) − L(|r₀|) > −L(F) − 0.1722`: `cancel` is that
+/// bound in units of 2⁻⁵², rounded down. The test passes no sum with `|r₀| ≥ 1.2·F·m`
+/// (`2^0.2583` covers the three gaps). A sum whose `r₀` is subnormal escapes the bound, which
+/// holds for normal numbers only; it needs `m < 2⁻⁹⁶⁷` (the operands of a cancellation are
+/// within a factor 2 of each other, and a nonzero `r₀` is a multiple of the smaller one's ulp,
+/// at least `2⁻⁵⁴·m`), so every sum with `m` below `small`, `2⁻⁹⁶⁰`, and `|r₀| < m` passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SumBounds {
+    /// The value of `bits(m) − bits(|r₀|)`, as a signed number, above which a sum passes as a
+    /// possible cancellation; 2⁶² when cancellation detection is off, which only sums with
+    /// `m ≥ 2` and `|r₀| < 2⁻¹⁰⁰⁰` exceed (and the pre-test's arithmetic cannot overflow with a
+    /// finite `r₀`, as it would with `i64::MAX`).
+    pub(crate) cancel: i64,
+    /// The bit pattern of `2⁻⁹⁶⁰` when cancellation detection is on, 0 when off.
+    pub(crate) small: u64,
+    /// The lanes of the noise test that count (`0b11` when accuracy collapses are detected, 0
+    /// when not).
+    pub(crate) collapse: u64,
+}
+
+impl SumBounds {
+    /// The bounds for cancellation factor `cancel` (0 when that check is off) and collapse
+    /// factor `collapse` (1 when that check is on, 0 when off).
+    pub(crate) const fn new(cancel: f64, collapse: f64) -> SumBounds {
+        // 0.1722 in units of 2⁻⁵², rounded up.
+        const GAP: i64 = 775_519_855_833_300;
+        let on = cancel > 0.0;
+        SumBounds {
+            cancel: if on {
+                (1023 << 52) - cancel.to_bits() as i64 - GAP
+            } else {
+                1 << 62
+            },
+            small: if on { (1023 - 960) << 52 } else { 0 },
+            collapse: if collapse != 0.0 { 0b11 } else { 0 },
+        }
+    }
 }
 
 /// The same for `f32` lanes (four lanes per constant).
@@ -198,6 +297,20 @@ pub(crate) struct Tables {
     pre64: Pre64,
     /// The same for `f32` (offset [`PRE32`]).
     pre32: Pre32,
+    /// The lanes that round down, as lane selectors for `vpternlogq` (offset [`SEL64`]): one
+    /// 32-byte row per direction code, read at the same offset as [`Tables::down`], whose four
+    /// `u64` lanes are all ones for the samples x, y, z that round down and zero for the others
+    /// and for the flags lane (the low register's selector, then the high one's).
+    sel64: [[u64; 4]; 4],
+    /// What `+`, `*` and `/` run (builds without AVX-512): for operation `op` (0, 1, 2), bit
+    /// `2·op` set when the kernels below run with their fused pre-test, bit `2·op + 1` when
+    /// they run alone (the operation's checks are off); neither when the portable path runs
+    /// ([`mode_bit`]). One byte that the operations test first, in place of the configuration's
+    /// mask and [`Tables::on`]: one load and one branch instead of two of each, and one address
+    /// fewer for the loop to keep (Zen 5, default target, checks on: matmul 9.4-9.5x -> 8.8x the
+    /// plain time, dot 6.2x -> 6.05x, wave 17.8x -> 16.75x).
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    mode: AtomicU8,
     /// Whether the kernels below are the ones dispatched (builds without AVX-512).
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     on: AtomicBool,
@@ -206,13 +319,19 @@ pub(crate) struct Tables {
 /// Where the assembly below reads the `f64` pre-test constants in [`Tables`].
 const PRE64: usize = 128;
 /// Where it reads the `f32` ones.
-const PRE32: usize = 176;
+const PRE32: usize = 192;
+/// Where the `f64` kernels read their lane selectors.
+const SEL64: usize = 240;
 
 const _: () = {
     assert!(core::mem::offset_of!(Tables, pre64) == PRE64);
     assert!(core::mem::offset_of!(Tables, pre32) == PRE32);
+    assert!(core::mem::offset_of!(Tables, sel64) == SEL64);
     assert!(core::mem::offset_of!(Pre64, spread) == 16);
-    assert!(core::mem::offset_of!(Pre64, factors) == 32);
+    assert!(core::mem::offset_of!(Pre64, cancel) == 32);
+    assert!(core::mem::offset_of!(Pre64, small) == 40);
+    assert!(core::mem::offset_of!(Pre64, collapse) == 48);
+    assert!(core::mem::offset_of!(Pre64, zero) == 56);
     assert!(core::mem::offset_of!(Pre32, spread) == 16);
     assert!(core::mem::offset_of!(Pre32, factors) == 32);
 };
@@ -231,6 +350,20 @@ const fn down_row(code: u8) -> [u8; 32] {
     row
 }
 
+/// The row of [`Tables::sel64`] for direction code `code`.
+const fn sel_row(code: u8) -> [u64; 4] {
+    let down = crate::rounding::down_lanes(code as u32);
+    let mut row = [0u64; 4];
+    let mut lane = 0;
+    while lane < 3 {
+        if down >> lane & 1 != 0 {
+            row[lane] = u64::MAX;
+        }
+        lane += 1;
+    }
+    row
+}
+
 /// The pre-tests' factors for the default configuration: cancellation at level 4 (the factor
 /// `Config::apply` computes), accuracy collapses detected.
 pub(crate) const DEFAULT_FACTORS: (f64, f64) = (0.004, 1.0);
@@ -239,15 +372,16 @@ impl Tables {
     /// The tables with cancellation factor `cancel` and collapse factor `collapse` (see
     /// [`Pre64`]).
     pub(crate) const fn new(cancel: f64, collapse: f64) -> Tables {
+        let sum = SumBounds::new(cancel, collapse);
         Tables {
             down: [down_row(0), down_row(1), down_row(2), down_row(3)],
             pre64: Pre64 {
                 abs: [i64::MAX as u64; 2],
                 spread: [crate::ops::SPREAD_FACTOR; 2],
-                factors: [
-                    AtomicU64::new(cancel.to_bits()),
-                    AtomicU64::new(collapse.to_bits()),
-                ],
+                cancel: AtomicU64::new(sum.cancel as u64),
+                small: AtomicU64::new(sum.small),
+                collapse: AtomicU64::new(sum.collapse),
+                zero: 0,
             },
             pre32: Pre32 {
                 abs: [i32::MAX as u32; 4],
@@ -259,6 +393,8 @@ impl Tables {
                     AtomicU32::new(0),
                 ],
             },
+            sel64: [sel_row(0), sel_row(1), sel_row(2), sel_row(3)],
+            mode: AtomicU8::new(0),
             on: AtomicBool::new(false),
         }
     }
@@ -270,24 +406,34 @@ impl Tables {
 pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
     let cancel = cancel.unwrap_or(0.0);
     let collapse = if collapse { 1.0 } else { 0.0 };
-    TABLES.pre64.factors[0].store(cancel.to_bits(), Ordering::Relaxed);
-    TABLES.pre64.factors[1].store(f64::to_bits(collapse), Ordering::Relaxed);
+    let sum = SumBounds::new(cancel, collapse);
+    TABLES
+        .pre64
+        .cancel
+        .store(sum.cancel as u64, Ordering::Relaxed);
+    TABLES.pre64.small.store(sum.small, Ordering::Relaxed);
+    TABLES.pre64.collapse.store(sum.collapse, Ordering::Relaxed);
     TABLES.pre32.factors[0].store((cancel as f32).to_bits(), Ordering::Relaxed);
     TABLES.pre32.factors[1].store((collapse as f32).to_bits(), Ordering::Relaxed);
 }
 
 /// The instructions of a kernel on f64 lanes: `op` (`vaddpd`, `vmulpd`) rounded up and
 /// rounded down, on the low registers (samples x, y) and on the high ones (sample z, flags),
-/// each a 512-bit instruction with embedded rounding into `zmm16`-`zmm19`; then mask registers
-/// `k1` and `k2` from [`Tables::down`] pick the downward lanes, with 128-bit instructions that
-/// write the result registers `{lo}` and `{hi}`. Lane 1 of `{hi}` is the OR of the operands'
-/// flags lanes. The operands are read only, so the compiler keeps them where they are for the
-/// checks that follow, without copies.
+/// each a 512-bit instruction with embedded rounding into `zmm16`-`zmm19`; then one
+/// `vpternlogq` per register picks the downward lanes, bit by bit, under the selector row of
+/// [`Tables::sel64`] for the direction, read as a memory operand, into the result registers
+/// `{lo}` and `{hi}`. Lane 1 of `{hi}` is the OR of the operands' flags lanes. The operands are
+/// read only, so the compiler keeps them where they are for the checks that follow, without
+/// copies.
+///
+/// The selector is read from memory where the quotient's and the other kernels' mask registers
+/// (`kmovb k1, [..]` and `vblendmpd`) take an instruction of their own: on a Zen 5 a mask
+/// register load occupies the vector pipes about as much as a vector instruction, which the
+/// loop of a checked sum of products is short of (default target, checks off / on: matmul
+/// 6.0x / 9.4x -> 5.6x / 9.0x the plain time, dot 4.25x / 6.4x -> 4.1x / 6.2x).
 macro_rules! kernel64 {
     ($insn:literal) => {
         concat!(
-            "kmovb k1, byte ptr [{tab} + {off}]\n",
-            "kmovb k2, byte ptr [{tab} + {off} + 1]\n",
             $insn,
             " zmm16, {a:z}, {b:z}, {{ru-sae}}\n",
             $insn,
@@ -297,8 +443,10 @@ macro_rules! kernel64 {
             $insn,
             " zmm19, {ahi:z}, {bhi:z}, {{rd-sae}}\n",
             "vorpd {f}, {ahi}, {bhi}\n",
-            "vblendmpd {lo} {{k1}}, xmm16, xmm17\n",
-            "vblendmpd {hi} {{k2}}, xmm18, xmm19\n",
+            "vmovapd {lo}, xmm16\n",
+            "vpternlogq {lo}, xmm17, xmmword ptr [{tab} + {off} + {sel}], 0xd8\n",
+            "vmovapd {hi}, xmm18\n",
+            "vpternlogq {hi}, xmm19, xmmword ptr [{tab} + {off} + {sel} + 16], 0xd8\n",
             "vblendpd {hi}, {hi}, {f}, 2\n",
         )
     };
@@ -423,11 +571,20 @@ macro_rules! noise_pair32 {
 
 /// Random rounding of the three f64 samples (lane 3: OR of the flags lanes), the kernel alone
 /// or with a fused pre-test: `$name` returns the result, `$pre` the result and whether the
-/// pre-test `$test` (instructions after the kernel `$kernel` that leave a bit per test in
-/// `{g}`) passed in the bits `$bits`. Only where [`available`] says the processor has AVX-512F, DQ
-/// and VL.
+/// pre-test `$test` (instructions after the kernel `$kernel` that leave their answer in `{g}`)
+/// passed, in the bits `$bits`; `$k` are the operands the kernel's text names beyond those of
+/// every kernel (its selector's offset, or the mask register it uses). Only where [`available`]
+/// says the processor has AVX-512F, DQ and VL.
 macro_rules! binop64 {
-    ($name:ident, $pre:ident, $kernel:expr, $test:expr, [$($p:tt)*], $bits:literal) => {
+    (
+        $name:ident,
+        $pre:ident,
+        $kernel:expr,
+        [$($k:tt)*],
+        $test:expr,
+        [$($p:tt)*],
+        $bits:expr
+    ) => {
         /// Random rounding of the three samples (lane 3: OR of the flags lanes). Only where
         /// [`available`] says the processor has AVX-512F, DQ and VL.
         #[inline(always)]
@@ -452,8 +609,7 @@ macro_rules! binop64 {
                     out("zmm17") _,
                     out("zmm18") _,
                     out("zmm19") _,
-                    out("k1") _,
-                    out("k2") _,
+                    $($k)*
                     tab = in(reg) &TABLES,
                     off = in(reg) row_offset(dir),
                     options(pure, readonly, nostack, preserves_flags),
@@ -471,7 +627,7 @@ macro_rules! binop64 {
         pub(crate) fn $pre(a: [f64; 4], b: [f64; 4], dir: u32, tab: &Tables) -> ([f64; 4], bool) {
             let ((alo, ahi), (blo, bhi)) = (split64(a), split64(b));
             let (lo, hi): (__m128d, __m128d);
-            let g: u32;
+            let g: u64;
             // SAFETY: as in the kernel alone; the pre-test reads the constant tables (`TABLES`)
             // only. `lo` and `hi` are read after the kernel, with the inputs: they are written
             // early and do not share an input's register.
@@ -490,9 +646,8 @@ macro_rules! binop64 {
                     out("zmm17") _,
                     out("zmm18") _,
                     out("zmm19") _,
-                    out("k1") _,
-                    out("k2") _,
-                    g = lateout(reg) g,
+                    $($k)*
+                    g = out(reg) g,
                     $($p)*
                     tab = in(reg) tab,
                     off = in(reg) row_offset(dir),
@@ -574,38 +729,43 @@ macro_rules! binop32 {
     };
 }
 
-/// The pre-test of a sum `r = a + b` on f64 lanes (see `ops::check_add`): in lane 0,
-/// `|r₀| < F·max(|a₀|, |b₀|)` (a possible cancellation, `F` the cancellation factor, 0 when
-/// that check is off), or-ed per lane with `|r₀| < C·max(|a₀|, |b₀|)` and the noise pre-test
-/// of `r` (a possible accuracy collapse, `C` 1 when that check is on, 0 when off).
+/// The pre-test of a sum `r = a + b` on f64 lanes (see `ops::check_add`), the sign of `{g}`:
+/// with `m = max(|a₀|, |b₀|)` and `t = bits(m) − bits(|r₀|)` the difference of their bit
+/// patterns, whether `t` exceeds a threshold that is 0 where `r` may be noise (with collapse
+/// detection on) or `m` is below [`SumBounds::small`], and [`SumBounds::cancel`] elsewhere: a
+/// possible cancellation, or `|r₀| < m` where a collapse (or a cancellation the bound cannot
+/// see) is possible. `{g}` is `|r₀| + threshold − m` on the bit patterns, negative when the
+/// test passes; it can wrap around to a negative number only where `r₀` is not finite, or where
+/// `m ≥ 2` and `|r₀| < 2⁻¹⁰⁰⁰` with cancellation detection off (threshold 2⁶²): sums that then
+/// take the checks for nothing. See [`SumBounds`] for the bounds.
 ///
-/// The noise pre-test here is the sign of `|r₀| − 42·|rᵢ − r₀|`, one fused multiply-add with
-/// one rounding, where [`maybe_noise`](crate::ops::maybe_noise) compares the rounded product
-/// with `|r₀|`: one instruction less on the path from the sum to its branch (Zen 5, checks
-/// on: `f32` sum 4.31x -> 4.14-4.18x, dot 6.4-6.5x -> 6.1-6.4x, matmul 9.56x -> 9.45x). The two
-/// differ only where `42·|rᵢ − r₀|` rounds to `|r₀|`, a spread far below any noise, or where
-/// `r₀` is infinite (`inf − inf` is a NaN with its sign set), which the magnitude test it is
-/// and-ed with already fails. The products' and quotients' noise pre-tests keep the compared
-/// product: there the infinite case would pass.
+/// The noise test of `r` stays in a vector register: the sign of `|r₀| − 42·|rᵢ − r₀|`, one
+/// fused multiply-add with one rounding, where [`maybe_noise`](crate::ops::maybe_noise)
+/// compares the rounded product with `|r₀|` (one instruction less; Zen 5, checks on: `f32` sum
+/// 4.31x -> 4.14-4.18x). The two differ only where `42·|rᵢ − r₀|` rounds to `|r₀|`, a spread far
+/// below any noise, or where `r₀` is infinite (`inf − inf` is a NaN with its sign set), which
+/// `t > 0` excludes. The products' and quotients' noise pre-tests keep the compared product:
+/// there the infinite case would pass.
 macro_rules! add_test64 {
     () => {
         concat!(
             "vrangesd {t}, {a}, {b}, 11\n",
-            "vmovddup {t}, {t}\n",
+            "vshufpd {u}, {lo}, {hi}, 1\n",
             "vmovddup {x}, {lo}\n",
+            "vsubpd {u}, {u}, {x}\n",
+            "vandpd {u}, {u}, xmmword ptr [{tab} + {p64}]\n",
             "vandpd {y}, {x}, xmmword ptr [{tab} + {p64}]\n",
-            "vmulpd {u}, {t}, xmmword ptr [{tab} + {p64} + 32]\n",
-            "vcmpltpd {u}, {y}, {u}\n",
-            "vshufpd {t}, {lo}, {hi}, 1\n",
-            "vsubpd {t}, {t}, {x}\n",
-            "vandpd {t}, {t}, xmmword ptr [{tab} + {p64}]\n",
-            "vfnmadd132pd {t}, {y}, xmmword ptr [{tab} + {p64} + 16]\n",
-            "vmovmskpd {g:e}, {u}\n",
-            "vmovmskpd {h:e}, {t}\n",
-            "neg {h:e}\n",
-            "sbb {h:e}, {h:e}\n",
-            "or {h:e}, 1\n",
-            "and {g:e}, {h:e}\n",
+            "vfnmadd132pd {u}, {y}, xmmword ptr [{tab} + {p64} + 16]\n",
+            "vmovmskpd {h:e}, {u}\n",
+            "vmovq {m}, {t}\n",
+            "vmovq {g}, {y}\n",
+            "and {h:e}, dword ptr [{tab} + {p64} + 48]\n",
+            "cmp {m}, qword ptr [{tab} + {p64} + 40]\n",
+            "adc {h:e}, 0\n",
+            "mov {h}, qword ptr [{tab} + {p64} + 32]\n",
+            "cmovnz {h}, qword ptr [{tab} + {p64} + 56]\n",
+            "add {g}, {h}\n",
+            "sub {g}, {m}\n",
         )
     };
 }
@@ -641,20 +801,23 @@ binop64!(
     add_f64,
     add_pre_f64,
     kernel64!("vaddpd"),
+    [sel = const SEL64,],
     add_test64!(),
     [
         x = out(xmm_reg) _,
         y = out(xmm_reg) _,
         t = out(xmm_reg) _,
         u = out(xmm_reg) _,
+        m = out(reg) _,
         h = out(reg) _,
     ],
-    0b11
+    1 << 63
 );
 binop64!(
     mul_f64,
     mul_pre_f64,
     kernel64!("vmulpd"),
+    [sel = const SEL64,],
     noise_pair64!("{a}", "{a:y}", "{ahi}"),
     [out("zmm20") _, out("zmm21") _, out("k3") _,],
     0b1111
@@ -663,6 +826,7 @@ binop64!(
     div_f64,
     div_pre_f64,
     kernel64_joined!("vdivpd"),
+    [out("k1") _,],
     noise_pair64!("{b}", "{b:y}", "{bhi}"),
     [out("zmm20") _, out("zmm21") _, out("k3") _,],
     0b1111
@@ -837,6 +1001,29 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte that `+`, `*` and `/` test first says the checks that the mask asks for.
+    #[cfg(not(target_feature = "avx512f"))]
+    #[test]
+    fn mode_follows_the_path_and_the_mask() {
+        use crate::config::COLLAPSE_BIT;
+        use crate::instability::Instability::*;
+        let (fused, alone) = (|op| mode_bit(op, true), |op| mode_bit(op, false));
+        assert_eq!(mode_for(false, 0xff), 0);
+        assert_eq!(mode_for(false, 0), 0);
+        assert_eq!(mode_for(true, 0), alone(0) | alone(1) | alone(2));
+        assert_eq!(mode_for(true, 0xff), fused(0) | fused(1) | fused(2));
+        assert_eq!(mode_for(true, COLLAPSE_BIT), fused(0) | fused(1) | fused(2));
+        let others = !(Cancellation.bit() | Multiplication.bit() | Division.bit() | COLLAPSE_BIT);
+        assert_eq!(mode_for(true, others), alone(0) | alone(1) | alone(2));
+        let one = |kind: crate::Instability| mode_for(true, kind.bit());
+        assert_eq!(one(Cancellation), fused(0) | alone(1) | alone(2));
+        assert_eq!(one(Multiplication), alone(0) | fused(1) | alone(2));
+        assert_eq!(one(Division), alone(0) | alone(1) | fused(2));
+        // Six distinct bits.
+        let all = (0..3).fold(0u8, |m, op| m | fused(op) | alone(op));
+        assert_eq!(all.count_ones(), 6);
+    }
 
     #[test]
     fn stoch_portable_values() {
