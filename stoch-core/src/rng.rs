@@ -23,7 +23,7 @@ static EPOCH: AtomicU64 = AtomicU64::new(0);
 
 struct State {
     rng: Cell<Option<Xoshiro256PlusPlus>>,
-    /// The next direction pairs, in place from bit `DIR_SHIFT + 2` up, below a marker bit (see
+    /// The next direction pairs, in place from bit `DIR_SHIFT` up, below a marker bit (see
     /// [`dir2`]).
     bits: Cell<u64>,
     /// Bits drawn from the generator and not yet moved into `bits`, the next lowest.
@@ -96,18 +96,14 @@ fn next(st: &State) -> u64 {
     }
 }
 
-/// Where a word's next pair is: an operation shifts the word down two places and reads the pair
-/// at [`DIR_SHIFT`] of the shifted word.
-const FIRST: u32 = DIR_SHIFT + 2;
+/// Direction pairs per word: bits `DIR_SHIFT` to 62, the marker at 63.
+const PAIRS: u32 = (63 - DIR_SHIFT) / 2;
 
-/// Direction pairs per word: bits `FIRST` to 62, the marker at 63.
-const PAIRS: u32 = (63 - FIRST) / 2;
-
-/// A word below this has no pair left at bit `FIRST` (the marker is at or below it).
-const REFILL_BELOW: u64 = 1 << (FIRST + 2);
+/// A word below this has no pair left at bit `DIR_SHIFT` (the marker is at or below it).
+const REFILL_BELOW: u64 = 1 << (DIR_SHIFT + 2);
 
 /// The next word of direction pairs: the next `2·PAIRS` bits of the generator's stream in place
-/// from bit [`FIRST`], the marker bit above them. Pairs come out in the stream's order, two bits
+/// from bit `DIR_SHIFT`, the marker bit above them. Pairs come out in the stream's order, two bits
 /// at a time from bit 0 of each 64-bit draw, so that a seed gives the same directions whatever
 /// the word's size (the stream as it was when each operation used bits 0 and 1 of the word).
 #[inline(always)]
@@ -122,10 +118,10 @@ fn refill(st: &State) -> u64 {
     let spare = st.spare.get();
     st.spare.set(spare >> TAKE);
     st.spare_len.set(st.spare_len.get() - TAKE);
-    ((spare as u64 & ((1 << TAKE) - 1)) << FIRST) | (1 << 63)
+    ((spare as u64 & ((1 << TAKE) - 1)) << DIR_SHIFT) | (1 << 63)
 }
 
-/// Marks the branch that calls it as the unlikely one (a refill every 28 operations), so the
+/// Marks the branch that calls it as the unlikely one (a refill every 29 operations), so the
 /// compiler lays out the common case as the straight path, without taken jumps.
 #[cold]
 #[inline(always)]
@@ -146,8 +142,7 @@ pub(crate) fn dir2() -> u32 {
     let st = unsafe { &*st };
     // One load, one test and one store per operation, and no shift to place the bits: the
     // word moves down two places per operation and the kernels read the pair at `DIR_SHIFT`
-    // of the shifted word (as a byte offset into their tables), the one value that is both
-    // stored and used, so no register copy. When the marker bit comes down to the pair, the
+    // (as a byte offset into their tables). When the marker bit comes down to the pair, the
     // call takes the next word.
     let b = st.bits.get();
     let b = if b < REFILL_BELOW {
@@ -156,14 +151,13 @@ pub(crate) fn dir2() -> u32 {
     } else {
         b
     };
-    let next = b >> 2;
-    st.bits.set(next);
-    next as u32
+    st.bits.set(b >> 2);
+    b as u32
 }
 
 /// Sets the seed of every thread's generator and restarts the calling thread's stream, so that a
 /// computation can be replayed. Other threads restart their streams at their next refill
-/// (within 56 operations). Thread indices are kept.
+/// (within 58 operations). Thread indices are kept.
 ///
 /// # Examples
 ///
