@@ -1455,7 +1455,7 @@ mod tests {
                     // The `f64` sum compares bit patterns (see `rt512::SumBounds`): it passes
                     // every sum the test above passes, and no other but those with
                     // |r₀| < 1.2·F·m, those with |r₀| < m and m < 2⁻⁹⁶⁰ where cancellation is
-                    // detected, and those with a NaN operand.
+                    // detected, and those with a NaN operand or a sample that is not finite.
                     let may = if op == 0 && T::MAX_DIGITS > 7 {
                         let (a0, b0, r0) = (a[0].abs(), b[0].abs(), r[0].abs());
                         let m = if a0 > b0 { a0 } else { b0 };
@@ -1463,9 +1463,23 @@ mod tests {
                         want | (r0 < T::from_f64(1.2) * f * m)
                             | ((f > T::ZERO) & (m < small) & (r0 < m))
                             | !r0.is_finite()
+                            | r[..3].iter().any(|x| !x.is_finite())
                             | ((m > T::from_f64(2.0)) & (r0 < T::from_f64(2f64.powi(-1000))))
                             | a0.is_nan()
                             | b0.is_nan()
+                    } else if T::MAX_DIGITS > 7 {
+                        // The `f64` product's and quotient's noise tests compare `|x₀|` with
+                        // `42·max(|x₁ − x₀|, |x₂ − x₀|)` in one fused multiply-add
+                        // (`rt512::noise_max64!`): the same answers but where that product
+                        // rounds to `|x₀|`, or a sample is not finite.
+                        let v = if op == 1 { a } else { b };
+                        let edge = |x: [T; 4]| {
+                            let d = (x[1] - x[0]).abs().max((x[2] - x[0]).abs());
+                            let p = T::from_f64(SPREAD_FACTOR) * d;
+                            (x[0].abs() - p).abs() <= p * T::from_f64(2f64.powi(-50))
+                        };
+                        let odd = v[..3].iter().chain(&r[..3]).any(|x| !x.is_finite());
+                        want | odd | edge(v) | edge(r)
                     } else {
                         want
                     };
