@@ -1331,6 +1331,15 @@ mod tests {
     /// Values whose samples `y` and `z` lie at relative distances from `x` around the
     /// pre-test's threshold (1/42) and up to beyond noise's (a deviation of about 0.4·|mean|),
     /// over many magnitudes, with special samples now and then.
+    /// The seed of a seeded test: `STOCH_TEST_SEED` (hexadecimal, as the failure messages
+    /// print it) when set, `default` otherwise.
+    fn test_seed(default: u64) -> u64 {
+        std::env::var("STOCH_TEST_SEED")
+            .ok()
+            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+            .unwrap_or(default)
+    }
+
     fn values<T: StochFloat>(r: &mut Xoshiro256PlusPlus, n: usize) -> Vec<[T; 3]> {
         let specials = [
             0.0,
@@ -1557,10 +1566,7 @@ mod tests {
             eprintln!("skipped: this processor has no AVX-512F, DQ and VL");
             return;
         }
-        let seed = std::env::var("STOCH_TEST_SEED")
-            .ok()
-            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
-            .unwrap_or(0x5b0d_5eed);
+        let seed = test_seed(0x5b0d_5eed);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut u = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         let (mut passed, mut near) = (0, 0);
@@ -1606,10 +1612,7 @@ mod tests {
             eprintln!("skipped: this processor has no AVX-512F, DQ and VL");
             return;
         }
-        let seed = std::env::var("STOCH_TEST_SEED")
-            .ok()
-            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
-            .unwrap_or(0x00f0_5ed0);
+        let seed = test_seed(0x00f0_5ed0);
         check_fused::<f64>(
             seed,
             Fused {
@@ -1679,10 +1682,7 @@ mod tests {
 
     #[test]
     fn exact_products_need_no_check() {
-        let seed = std::env::var("STOCH_TEST_SEED")
-            .ok()
-            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
-            .unwrap_or(0x0e8a_c7ed);
+        let seed = test_seed(0x0e8a_c7ed);
         let taken = [check_exact::<f64>(seed), check_exact::<f32>(seed)];
         #[cfg(all(
             target_arch = "x86_64",
@@ -1704,10 +1704,7 @@ mod tests {
     /// (`STOCH_TEST_SEED` replays a failure).
     #[test]
     fn noise_pretests_pass_every_noise_value() {
-        let seed = std::env::var("STOCH_TEST_SEED")
-            .ok()
-            .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
-            .unwrap_or(0x0015_0e5e);
+        let seed = test_seed(0x0015_0e5e);
         check::<f64>(seed);
         check::<f32>(seed);
     }

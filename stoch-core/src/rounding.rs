@@ -148,9 +148,15 @@ pub trait Kernels: Sized + Copy {
     /// pre-test after the kernel.
     fn rt512_pre(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<(Self::Lanes, bool)>;
     /// The run-time AVX-512 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with its fused
-    /// pre-test, without asking whether that path runs: for the operations once
-    /// [`rt512::mode`] said so.
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    /// pre-test, without asking whether that path runs: for [`Kernels::rt512_pre`], and for the
+    /// operations once `rt512::mode` said so.
+    #[cfg(all(
+        target_arch = "x86_64",
+        any(
+            not(target_feature = "avx512f"),
+            all(target_feature = "avx512dq", target_feature = "avx512vl")
+        )
+    ))]
     fn rt512_fused(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> (Self::Lanes, bool);
     /// The same without the pre-test.
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
@@ -1319,7 +1325,13 @@ macro_rules! dispatch {
                 None
             }
         }
-        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+        #[cfg(all(
+            target_arch = "x86_64",
+            any(
+                not(target_feature = "avx512f"),
+                all(target_feature = "avx512dq", target_feature = "avx512vl")
+            )
+        ))]
         #[inline(always)]
         fn rt512_fused(op: u8, a: $l, b: $l, dir: u32) -> ($l, bool) {
             let (a, b) = (Self::store(a), Self::store(b));
@@ -1362,14 +1374,7 @@ macro_rules! dispatch {
                 if !fused {
                     return None;
                 }
-                let (a, b) = (Self::store(a), Self::store(b));
-                let tab = &rt512::TABLES;
-                let (r, hit) = match op {
-                    0 => rt512::$add_pre(a, b, dir, tab),
-                    1 => rt512::$mul_pre(a, b, dir, tab),
-                    _ => rt512::$div_pre(a, b, dir, tab),
-                };
-                Some((Self::load(r), hit))
+                Some(Self::rt512_fused(op, a, b, dir))
             }
             #[cfg(not(all(
                 target_arch = "x86_64",
