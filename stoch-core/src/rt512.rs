@@ -14,8 +14,9 @@
 //! (`vaddpd {ru-sae}` and `{rd-sae}`, and friends) into `zmm16`-`zmm19`, and picks the downward
 //! lanes into the compiler's result registers with 128-bit instructions: for the `f64` sum and
 //! product, one `vpternlogq` per register under a lane selector read from [`TABLES`]
-//! (`kernel64!`); elsewhere a mask register from [`TABLES`] and `vblendmpd`. The `f32` sum instead rounds each way
-//! into zero-masked lanes and joins them with one `vpternlogd` (`kernel32_add!`). Registers 16-31 are out of reach of the legacy SSE code the
+//! (`kernel64!`); elsewhere a mask register from [`TABLES`] and `vblendmpd`. The `f32` sum
+//! instead rounds each way into zero-masked lanes and joins them with one `vpternlogd`
+//! (`kernel32_add!`). Registers 16-31 are out of reach of the legacy SSE code the
 //! compiler writes around the kernel, and the 128-bit writes clear the upper halves of the
 //! registers they write: the upper halves of `zmm0`-`zmm15` stay out of use, which that SSE code
 //! needs to run at full speed (on a Zen 4, dot product 8.8x instead of 5.1x the plain time with
@@ -39,8 +40,8 @@
 //! 9.3x -> 8.3x the plain time, matmul 13.4x -> 12.1x, wave 35x -> 27x, `f32` sum 8.9x -> 8.3x;
 //! a dot-product iteration went from about 130 to 106 instructions). The noise pre-tests of an
 //! `f64` product or quotient test operand and result together (`noise_max64!`: 9 instructions
-//! where the compiler's took 17). A native build with AVX-512F, DQ and VL runs the same blocks for
-//! `f32`, whose lanes are one register in both builds (checks on: sum 4.7x -> 4.3x, wave 19.3x
+//! where the compiler's took 17). A native build with AVX-512F, DQ and VL runs the same blocks
+//! for `f32`, whose lanes are one register in both builds (checks on: sum 4.7x -> 4.3x, wave 19.3x
 //! -> 18.3x); for `f64` the compiler's own pre-tests on its 256-bit value measured faster there.
 //! Every constant they read is in one static, [`TABLES`], so that a loop keeps one address for
 //! all of them.
@@ -218,7 +219,8 @@ pub(crate) struct Pre64 {
     small: AtomicU64,
     /// Zero, which the sum's pre-test moves in with a `cmov` (no register to spare for it).
     zero: u64,
-    /// Unused.
+    /// Unused: keeps [`Pre32`] and the fields after it where they were (see
+    /// [`Tables::sum_spread`]).
     pad: u64,
 }
 
