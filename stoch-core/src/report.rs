@@ -969,8 +969,9 @@ impl fmt::Display for Report {
         if !self.hardware_fma {
             writeln!(
                 f,
-                "Note: built without hardware FMA (and this processor has no AVX-512); random \
-                 rounding runs a slower software path.\n\
+                "Note: built without hardware FMA, and the AVX-512 path is not running (this \
+                 processor has no AVX-512, or STOCH_PORTABLE=1 asks for the portable path); \
+                 random rounding runs a slower software path.\n\
                  Build with RUSTFLAGS=\"-C target-cpu=native\" (or -C target-feature=+fma)."
             )?;
         }
@@ -1119,6 +1120,24 @@ GPU (elements flagged per kernel):
             v = env!("CARGO_PKG_VERSION")
         );
         assert_eq!(sample_report().to_string(), want);
+    }
+
+    /// A run on the slow software path says so, why, and how to leave it.
+    #[test]
+    fn text_names_the_slow_path_and_its_causes() {
+        let mut r = sample_report();
+        assert!(!r.to_string().contains("slower software path"));
+        r.hardware_fma = false;
+        let text = r.to_string();
+        for part in [
+            "built without hardware FMA",
+            "STOCH_PORTABLE=1",
+            "slower software path",
+            "-C target-cpu=native",
+        ] {
+            assert!(text.contains(part), "{part:?} missing from:\n{text}");
+        }
+        assert!(text.ends_with(&"-".repeat(72)), "{text}");
     }
 
     #[test]
