@@ -516,7 +516,7 @@ impl Config {
         *CURRENT.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.clone());
         DETECT.store(self.detect, Ordering::Relaxed);
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-        crate::rt512::set_mode(self.detect);
+        crate::rt512::set_mode();
         CANCEL_LEVEL.store(self.cancel_level, Ordering::Relaxed);
         // A loss of `level` digits needs |result| < 2·max(|a|,|b|)·10^(1−level); we test with
         // a factor 2 of margin (see `ops::check_add`).

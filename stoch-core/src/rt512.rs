@@ -75,7 +75,7 @@ fn detect() {
     TABLES
         .on
         .store(available() && !portable_requested(), Ordering::Relaxed);
-    set_mode(crate::config::mask());
+    set_mode();
 }
 
 /// The bit of [`Tables::mode`] for operation `op` (0 `+`, 1 `*`, 2 `/`) with its fused
@@ -86,11 +86,16 @@ pub(crate) const fn mode_bit(op: u8, fused: bool) -> u8 {
     1 << (2 * op + if fused { 0 } else { 1 })
 }
 
-/// What `+`, `*` and `/` run ([`Tables::mode`]), for detection mask `mask` (the configuration's)
-/// on the path [`detect`] chose; kept in step by `Config::apply` and [`detect`].
+/// Sets what `+`, `*` and `/` run ([`Tables::mode`]) from the configuration's detection mask
+/// and the path [`detect`] chose; called by `Config::apply` and [`detect`] after they store
+/// theirs. Under a lock, so that whichever call stores last read both values stored: a
+/// configuration applied on one thread while another thread's first operation chooses the
+/// path cannot leave a byte made from the older of either.
 #[cfg(not(target_feature = "avx512f"))]
-pub(crate) fn set_mode(mask: u8) {
-    let mode = mode_for(TABLES.on.load(Ordering::Relaxed), mask);
+pub(crate) fn set_mode() {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mode = mode_for(TABLES.on.load(Ordering::Relaxed), crate::config::mask());
     TABLES.mode.store(mode, Ordering::Relaxed);
 }
 
