@@ -243,7 +243,6 @@ pub(crate) struct Pre64 {
 /// holds for normal numbers only; it needs `m < 2⁻⁹⁶⁷` (the operands of a cancellation are
 /// within a factor 2 of each other, and a nonzero `r₀` is a multiple of the smaller one's ulp,
 /// at least `2⁻⁵⁴·m`), so every sum with `m` below `small`, `2⁻⁹⁶⁰`, and `|r₀| < m` passes.
-#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct SumBounds {
     /// The value of `bits(m) − bits(|r₀|)`, as a signed number, above which a sum passes as a
     /// possible cancellation; 2⁶² when cancellation detection is off, which only sums with
