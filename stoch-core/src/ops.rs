@@ -627,7 +627,30 @@ mod vector {
     }
 
     /// The same for one or two `f32` values (lanes 0-3 and 4-7, each against its own first
+    /// lane) in a build with AVX-512 (F and VL): the lanes widened to `f64` first, then
+    /// `42·|v − x| > |x|`, one bit per lane (set where a sample is far from `x`). In `f32`, the
+    /// difference of two samples of a value below about 2⁻¹⁰³ is subnormal, and an addition
+    /// whose result is subnormal, or a product with a subnormal operand or result, takes a
+    /// microcode assist of about 100 cycles on Intel processors; in `f64` none of these values
+    /// is subnormal (see [`EXP_GAP32`](crate::rt512::EXP_GAP32) for the run-time path's form).
+    #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
+    #[inline(always)]
+    fn far32_bits(v: __m256) -> u8 {
+        // SAFETY: AVX-512F is enabled for this target (cfg above).
+        unsafe {
+            let w = _mm512_cvtps_pd(v);
+            let x = _mm512_permutex_pd::<0>(w);
+            let d = _mm512_abs_pd(_mm512_sub_pd(w, x));
+            _mm512_cmp_pd_mask::<_CMP_LT_OQ>(
+                _mm512_abs_pd(x),
+                _mm512_mul_pd(d, _mm512_set1_pd(SPREAD_FACTOR)),
+            )
+        }
+    }
+
+    /// The same for one or two `f32` values (lanes 0-3 and 4-7, each against its own first
     /// lane).
+    #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
     #[inline(always)]
     fn far32(v: __m256) -> __m256 {
         // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
@@ -679,6 +702,11 @@ mod vector {
             return Some(m & 0b0110 != 0);
         }
         if is32::<T>() {
+            #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
+            // SAFETY: AVX is enabled; the upper half of the register is undefined and its
+            // lanes are masked out.
+            let m = far32_bits(unsafe { _mm256_castps128_ps256(r32(v)) });
+            #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
             // SAFETY: AVX2 is enabled; the upper half of `w` is undefined and its signs are
             // masked out.
             let m = unsafe { _mm256_movemask_ps(far32(_mm256_castps128_ps256(r32(v)))) };
@@ -774,6 +802,10 @@ mod vector {
             return Some(m & 0b0110 != 0);
         }
         if is32::<T>() {
+            #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
+            // SAFETY: AVX is enabled for this target (module cfg).
+            let m = far32_bits(unsafe { _mm256_set_m128(r32(y), r32(x)) });
+            #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
             // SAFETY: AVX2 is enabled for this target (module cfg).
             let m = unsafe { _mm256_movemask_ps(far32(_mm256_set_m128(r32(y), r32(x)))) };
             return Some(m & 0b0110_0110 != 0);
@@ -1420,6 +1452,13 @@ mod tests {
             let d = T::from_f64(10f64.powi(-((i % 12) as i32) - 1));
             vs.push(v.map(|x| -(x + x * d)));
         }
+        // The same values scaled down to where the differences of their samples (and, for
+        // `f32`, the values themselves) are subnormal.
+        let tiny = T::from_f64(2f64.powi(if T::MAX_DIGITS > 7 { -1000 } else { -100 }));
+        for i in 0..1_000 {
+            let v = vs[i];
+            vs.push(v.map(|x| x * tiny));
+        }
         let four = |s: [T; 3]| [s[0], s[1], s[2], T::flags_lane(0b0000_0101)];
         let settings = [
             (0.004, 1.0),
@@ -1463,6 +1502,35 @@ mod tests {
                         1 => far_samples(&a) | far_samples(&r),
                         _ => far_samples(&b) | far_samples(&r),
                     };
+                    let slack32 = T::MAX_DIGITS <= 7 && {
+                        // The `f32` pre-tests compute in `f64` (see `rt512::add_test32!` and
+                        // `noise_pair32!`): the same answers but where `42·|xᵢ − x₀|` or `F·m`,
+                        // rounded to `f32` by the portable test, lies within a rounding of
+                        // `|x₀|`, or a sample is not finite.
+                        let wide = |x: T| StochFloat::to_f64(x);
+                        let near = |p: f64, q: f64| (p - q).abs() <= p.abs() * 2f64.powi(-20);
+                        let edge = |x: [T; 4]| {
+                            (1..3).any(|i| {
+                                near(
+                                    SPREAD_FACTOR * (wide(x[i]) - wide(x[0])).abs(),
+                                    wide(x[0]).abs(),
+                                )
+                            })
+                        };
+                        let (a0, b0) = (wide(a[0]).abs(), wide(b[0]).abs());
+                        let fm = wide(f) * a0.max(b0);
+                        let odd = a[..3]
+                            .iter()
+                            .chain(&b[..3])
+                            .chain(&r[..3])
+                            .any(|x| !x.is_finite());
+                        let edges = match op {
+                            0 => edge(r) | near(fm, wide(r[0]).abs()),
+                            1 => edge(a) | edge(r),
+                            _ => edge(b) | edge(r),
+                        };
+                        odd | edges
+                    };
                     // The `f64` sum compares bit patterns (see `rt512::SumBounds`): it passes
                     // every sum the test above passes, and no other but those with
                     // |r₀| < 1.2·F·m, those with |r₀| < m and m < 2⁻⁹⁶⁰ where cancellation is
@@ -1491,10 +1559,10 @@ mod tests {
                         let odd = v[..3].iter().chain(&r[..3]).any(|x| !x.is_finite());
                         want | odd | edge(v) | edge(r)
                     } else {
-                        want
+                        want | slack32
                     };
                     assert!(
-                        (hit | !want) & (!hit | may),
+                        (hit | !want | slack32) & (!hit | may),
                         "{name} of {a:?} and {b:?} = {r:?}: {hit}, factors {cancel}, \
                          {collapse} (seed {seed:#x})"
                     );

@@ -53,7 +53,7 @@
 
 use core::arch::asm;
 use core::arch::x86_64::{__m128, __m128d};
-use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use crate::rounding::row_offset;
 
@@ -279,14 +279,33 @@ impl SumBounds {
     }
 }
 
-/// The same for `f32` lanes (four lanes per constant).
+/// The same for `f32` lanes (four lanes per constant), but that the noise pre-tests compare
+/// exponents, not magnitudes: the spread lanes hold [`EXP_GAP32`].
 #[repr(C, align(16))]
 pub(crate) struct Pre32 {
     abs: [u32; 4],
     spread: [f32; 4],
-    /// The two factors, then two zero lanes (the pre-test multiplies the four lanes).
-    factors: [AtomicU32; 4],
+    /// The two factors as `f64` (the cancellation factor rounded to `f32` first, as the
+    /// portable test has it): the sum's pre-test multiplies `m` by them in `f64`, where no `f32`
+    /// value is subnormal (see `add_test32!`).
+    factors: [AtomicU64; 2],
 }
+
+/// The exponent gap of the `f32` noise pre-tests (`noise_pair32!`, `add_test32!`): a sample
+/// `xᵢ` passes as far from `x₀` when `e(|xᵢ − x₀|) + 7 > e(|x₀|)`, with `e` the exponent
+/// (`⌊log₂⌋`, as `vgetexpps` gives it, subnormals included; −∞ for zero).
+///
+/// That is [`maybe_noise`](crate::ops::maybe_noise)'s test, `42·|d| > |x₀|`, on exponents: it
+/// implies `log₂|d| + 5.39 > log₂|x₀|`, so `e(|d|) + 6.39 > e(|x₀|)`, which for integers is
+/// `e(|d|) + 7 > e(|x₀|)`. It passes every sample that test passes, and others only where
+/// `128·|d| > |x₀|`, a spread still far below any noise. Comparing exponents instead of
+/// multiplying the spread by 42 matters on Intel processors, where a product or fused
+/// multiply-add with a subnormal operand or result takes a microcode assist of about 100
+/// cycles (`vgetexpps` takes none): the differences of the samples of tiny values are
+/// subnormal, and the `overhead` example's 3-D wave, whose field decays into the subnormal range
+/// ahead of its wave front, spent half its time with every check on in such assists (Xeon,
+/// Emerald Rapids, checks on: 55x -> 29x the plain time).
+pub(crate) const EXP_GAP32: f32 = 7.0;
 
 /// Everything the kernels and their fused pre-tests read, in one static: a loop keeps one
 /// address in a register for all of them (each static is an address of its own, loaded from
@@ -404,12 +423,10 @@ impl Tables {
             },
             pre32: Pre32 {
                 abs: [i32::MAX as u32; 4],
-                spread: [crate::ops::SPREAD_FACTOR as f32; 4],
+                spread: [EXP_GAP32; 4],
                 factors: [
-                    AtomicU32::new((cancel as f32).to_bits()),
-                    AtomicU32::new((collapse as f32).to_bits()),
-                    AtomicU32::new(0),
-                    AtomicU32::new(0),
+                    AtomicU64::new((cancel as f32 as f64).to_bits()),
+                    AtomicU64::new(collapse.to_bits()),
                 ],
             },
             sel64: [sel_row(0), sel_row(1), sel_row(2), sel_row(3)],
@@ -438,8 +455,8 @@ pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
     for lane in &TABLES.sum_spread.0 {
         lane.store(sum.collapse.to_bits(), Ordering::Relaxed);
     }
-    TABLES.pre32.factors[0].store((cancel as f32).to_bits(), Ordering::Relaxed);
-    TABLES.pre32.factors[1].store((collapse as f32).to_bits(), Ordering::Relaxed);
+    TABLES.pre32.factors[0].store((cancel as f32 as f64).to_bits(), Ordering::Relaxed);
+    TABLES.pre32.factors[1].store(collapse.to_bits(), Ordering::Relaxed);
 }
 
 /// The instructions of a kernel on f64 lanes: `op` (`vaddpd`, `vmulpd`) rounded up and
@@ -589,12 +606,14 @@ macro_rules! noise_pair32 {
             "vshufps {x}, ",
             $v,
             ", {r}, 0\n",
-            "vsubps {t}, {t}, {x}\n",
-            "vandps {t}, {t}, xmmword ptr [{tab} + {p32}]\n",
-            "vmulps {t}, {t}, xmmword ptr [{tab} + {p32} + 16]\n",
-            "vandps {x}, {x}, xmmword ptr [{tab} + {p32}]\n",
-            "vcmpltps {t}, {x}, {t}\n",
-            "vmovmskps {g:e}, {t}\n",
+            "vcvtps2pd {t:y}, {t}\n",
+            "vcvtps2pd {x:y}, {x}\n",
+            "vsubpd {t:y}, {t:y}, {x:y}\n",
+            "vandpd {t:y}, {t:y}, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vmulpd {t:y}, {t:y}, qword ptr [{tab} + {p64} + 16]{{1to4}}\n",
+            "vandpd {x:y}, {x:y}, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vcmpltpd {t:y}, {x:y}, {t:y}\n",
+            "vmovmskpd {g:e}, {t:y}\n",
         )
     };
 }
@@ -750,7 +769,6 @@ macro_rules! binop32 {
                     $($p)*
                     tab = in(reg) tab,
                     off = in(reg) row_offset(dir),
-                    p32 = const PRE32,
                     options(pure, readonly, nostack),
                 );
             }
@@ -810,14 +828,17 @@ macro_rules! add_test32 {
             "vrangess {t}, {a}, {b}, 11\n",
             "vpermilps {t}, {t}, 0\n",
             "vpermilps {x}, {r}, 0\n",
-            "vandps {y}, {x}, xmmword ptr [{tab} + {p32}]\n",
-            "vmulps {u}, {t}, xmmword ptr [{tab} + {p32} + 32]\n",
-            "vcmpltps {u}, {y}, {u}\n",
-            "vsubps {t}, {r}, {x}\n",
-            "vandps {t}, {t}, xmmword ptr [{tab} + {p32}]\n",
-            "vfnmadd132ps {t}, {y}, xmmword ptr [{tab} + {p32} + 16]\n",
-            "vmovmskps {g:e}, {u}\n",
-            "vmovmskps {h:e}, {t}\n",
+            "vcvtps2pd {t}, {t}\n",
+            "vcvtps2pd {y:y}, {x}\n",
+            "vcvtps2pd {x:y}, {r}\n",
+            "vsubpd {x:y}, {x:y}, {y:y}\n",
+            "vandpd {y:y}, {y:y}, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vandpd {x:y}, {x:y}, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vfnmadd132pd {x:y}, {y:y}, qword ptr [{tab} + {p64} + 16]{{1to4}}\n",
+            "vmulpd {u}, {t}, xmmword ptr [{tab} + {p32} + 32]\n",
+            "vcmpltpd {u}, {y}, {u}\n",
+            "vmovmskpd {g:e}, {u}\n",
+            "vmovmskpd {h:e}, {x:y}\n",
             "and {h:e}, 6\n",
             "neg {h:e}\n",
             "sbb {h:e}, {h:e}\n",
@@ -870,7 +891,13 @@ binop32!(
     kernel32_add!("vaddps"),
     [out("k2") _, out("k3") _,],
     add_test32!(),
-    [y = out(xmm_reg) _, u = out(xmm_reg) _, h = out(reg) _,],
+    [
+        y = out(xmm_reg) _,
+        u = out(xmm_reg) _,
+        h = out(reg) _,
+        p64 = const PRE64,
+        p32 = const PRE32,
+    ],
     0b0111
 );
 binop32!(
@@ -879,7 +906,7 @@ binop32!(
     kernel32!("vmulps"),
     [f = out(xmm_reg) _,],
     noise_pair32!("{a}"),
-    [],
+    [p64 = const PRE64,],
     0b1111
 );
 binop32!(
@@ -888,7 +915,7 @@ binop32!(
     kernel32!("vdivps"),
     [f = out(xmm_reg) _,],
     noise_pair32!("{b}"),
-    [],
+    [p64 = const PRE64,],
     0b1111
 );
 
