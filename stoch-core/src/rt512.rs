@@ -43,8 +43,17 @@
 //! where the compiler's took 17). A native build with AVX-512F, DQ and VL runs the same blocks
 //! for `f32`, whose lanes are one register in both builds (checks on: sum 4.7x -> 4.3x, wave 19.3x
 //! -> 18.3x); for `f64` the compiler's own pre-tests on its 256-bit value measured faster there.
+//! The `f32` pre-tests compute in `f64`, where no `f32` value or difference of two is
+//! subnormal: on Intel processors a subnormal result of an addition, or a subnormal operand or
+//! result of a product, takes a microcode assist of about 100 cycles (see `noise_pair32!`).
 //! Every constant they read is in one static, [`TABLES`], so that a loop keeps one address for
 //! all of them.
+//!
+//! The upper halves of `zmm0`-`zmm15` stay out of use only if no instruction writes those
+//! registers wider than 128 bits, and no extraction writes them at all: on a Xeon (Emerald
+//! Rapids), `vextractf64x2 xmm2, zmm16, 1` puts them in use (measured with `xgetbv`), and the
+//! quotient's and square root's upper lanes go through `xmm17` first. A test runs every kernel
+//! and checks (`kernels_leave_the_upper_halves_unused`).
 //!
 //! The choice is made once per process, when the first thread seeds its random generator
 //! ([`detect`]), and costs one load and one well-predicted branch per operation: `+`, `*` and
@@ -224,7 +233,7 @@ pub(crate) struct Pre64 {
     small: AtomicU64,
     /// Zero, which the sum's pre-test moves in with a `cmov` (no register to spare for it).
     zero: u64,
-    /// Unused: keeps [`Pre32`] and the fields after it where they were (see
+    /// Unused: keeps [`Pad32`] and the fields after it where they were (see
     /// [`Tables::sum_spread`]).
     pad: u64,
 }
@@ -279,33 +288,11 @@ impl SumBounds {
     }
 }
 
-/// The same for `f32` lanes (four lanes per constant), but that the noise pre-tests compare
-/// exponents, not magnitudes: the spread lanes hold [`EXP_GAP32`].
+/// Where the `f32` pre-tests' own constants were, before they computed in `f64` with the
+/// constants of [`Pre64`] and [`Sum32`]: unused, it keeps the fields after it where they were
+/// (see [`Tables::sum_spread`]).
 #[repr(C, align(16))]
-pub(crate) struct Pre32 {
-    abs: [u32; 4],
-    spread: [f32; 4],
-    /// The two factors as `f64` (the cancellation factor rounded to `f32` first, as the
-    /// portable test has it): the sum's pre-test multiplies `m` by them in `f64`, where no `f32`
-    /// value is subnormal (see `add_test32!`).
-    factors: [AtomicU64; 2],
-}
-
-/// The exponent gap of the `f32` noise pre-tests (`noise_pair32!`, `add_test32!`): a sample
-/// `xᵢ` passes as far from `x₀` when `e(|xᵢ − x₀|) + 7 > e(|x₀|)`, with `e` the exponent
-/// (`⌊log₂⌋`, as `vgetexpps` gives it, subnormals included; −∞ for zero).
-///
-/// That is [`maybe_noise`](crate::ops::maybe_noise)'s test, `42·|d| > |x₀|`, on exponents: it
-/// implies `log₂|d| + 5.39 > log₂|x₀|`, so `e(|d|) + 6.39 > e(|x₀|)`, which for integers is
-/// `e(|d|) + 7 > e(|x₀|)`. It passes every sample that test passes, and others only where
-/// `128·|d| > |x₀|`, a spread still far below any noise. Comparing exponents instead of
-/// multiplying the spread by 42 matters on Intel processors, where a product or fused
-/// multiply-add with a subnormal operand or result takes a microcode assist of about 100
-/// cycles (`vgetexpps` takes none): the differences of the samples of tiny values are
-/// subnormal, and the `overhead` example's 3-D wave, whose field decays into the subnormal range
-/// ahead of its wave front, spent half its time with every check on in such assists (Xeon,
-/// Emerald Rapids, checks on: 55x -> 29x the plain time).
-pub(crate) const EXP_GAP32: f32 = 7.0;
+pub(crate) struct Pad32([u64; 6]);
 
 /// Everything the kernels and their fused pre-tests read, in one static: a loop keeps one
 /// address in a register for all of them (each static is an address of its own, loaded from
@@ -322,8 +309,8 @@ pub(crate) struct Tables {
     down: [[u8; 32]; 4],
     /// The pre-tests' constants for `f64` (offset [`PRE64`]).
     pre64: Pre64,
-    /// The same for `f32` (offset [`PRE32`]).
-    pre32: Pre32,
+    /// Unused (offset 192).
+    pad32: Pad32,
     /// The lanes that round down, as lane selectors for `vpternlogq` (offset [`SEL64`]): one
     /// 32-byte row per direction code, read at the same offset as [`Tables::down`], whose four
     /// `u64` lanes are all ones for the samples x, y, z that round down and zero for the others
@@ -345,6 +332,34 @@ pub(crate) struct Tables {
     /// fields keep their places: moving them moved the `f32` wave's figures by more than the
     /// change measured (Zen 5, default target, checks off and on: 15%).
     sum_spread: Pair64,
+    /// The factors of the `f32` sum's pre-test (offset [`SUM32`], see `add_test32!`), after
+    /// the other fields for the same reason.
+    sum32: Sum32,
+}
+
+/// The constants of the `f32` sum's pre-test (`add_test32!`), which computes in `f64`: the
+/// cancellation factor `F` (rounded to `f32` first, as the portable test has it) in lane 0 and
+/// the collapse factor `C` (1 when collapses are detected, 0 when not) in lanes 1-3, which
+/// multiply `m`; then the mask-register byte of lanes 1 and 2.
+#[repr(C, align(32))]
+pub(crate) struct Sum32 {
+    factors: [AtomicU64; 4],
+    lanes: u8,
+}
+
+impl Sum32 {
+    const fn new(cancel: f64, collapse: f64) -> Sum32 {
+        let (f, c) = ((cancel as f32 as f64).to_bits(), collapse.to_bits());
+        Sum32 {
+            factors: [
+                AtomicU64::new(f),
+                AtomicU64::new(c),
+                AtomicU64::new(c),
+                AtomicU64::new(c),
+            ],
+            lanes: 0b0110,
+        }
+    }
 }
 
 /// Two `f64` lanes of one 16-byte memory operand, aligned so that it does not cross a cache
@@ -354,24 +369,24 @@ pub(crate) struct Pair64([AtomicU64; 2]);
 
 /// Where the assembly below reads the `f64` pre-test constants in [`Tables`].
 const PRE64: usize = 128;
-/// Where it reads the `f32` ones.
-const PRE32: usize = 192;
 /// Where the `f64` kernels read their lane selectors.
 const SEL64: usize = 240;
 /// Where the `f64` sum's pre-test reads its spread factor.
 const SUM_SPREAD: usize = 384;
+/// Where the `f32` sum's pre-test reads its factors, and its lane byte 32 bytes further.
+const SUM32: usize = 416;
 
 const _: () = {
     assert!(core::mem::offset_of!(Tables, pre64) == PRE64);
-    assert!(core::mem::offset_of!(Tables, pre32) == PRE32);
+    assert!(core::mem::offset_of!(Tables, sel64) - core::mem::offset_of!(Tables, pad32) == 48);
     assert!(core::mem::offset_of!(Tables, sel64) == SEL64);
     assert!(core::mem::offset_of!(Pre64, spread) == 16);
     assert!(core::mem::offset_of!(Pre64, cancel) == 32);
     assert!(core::mem::offset_of!(Pre64, small) == 40);
     assert!(core::mem::offset_of!(Pre64, zero) == 48);
     assert!(core::mem::offset_of!(Tables, sum_spread) == SUM_SPREAD);
-    assert!(core::mem::offset_of!(Pre32, spread) == 16);
-    assert!(core::mem::offset_of!(Pre32, factors) == 32);
+    assert!(core::mem::offset_of!(Tables, sum32) == SUM32);
+    assert!(core::mem::offset_of!(Sum32, lanes) == 32);
 };
 
 /// The tables, with the pre-tests' factors of the default configuration (cancellation at
@@ -421,14 +436,7 @@ impl Tables {
                 zero: 0,
                 pad: 0,
             },
-            pre32: Pre32 {
-                abs: [i32::MAX as u32; 4],
-                spread: [EXP_GAP32; 4],
-                factors: [
-                    AtomicU64::new((cancel as f32 as f64).to_bits()),
-                    AtomicU64::new(collapse.to_bits()),
-                ],
-            },
+            pad32: Pad32([0; 6]),
             sel64: [sel_row(0), sel_row(1), sel_row(2), sel_row(3)],
             mode: AtomicU8::new(0),
             on: AtomicBool::new(false),
@@ -436,6 +444,7 @@ impl Tables {
                 AtomicU64::new(sum.collapse.to_bits()),
                 AtomicU64::new(sum.collapse.to_bits()),
             ]),
+            sum32: Sum32::new(cancel, collapse),
         }
     }
 }
@@ -455,8 +464,10 @@ pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
     for lane in &TABLES.sum_spread.0 {
         lane.store(sum.collapse.to_bits(), Ordering::Relaxed);
     }
-    TABLES.pre32.factors[0].store((cancel as f32 as f64).to_bits(), Ordering::Relaxed);
-    TABLES.pre32.factors[1].store(collapse.to_bits(), Ordering::Relaxed);
+    let sum32 = Sum32::new(cancel, collapse);
+    for (lane, f) in TABLES.sum32.factors.iter().zip(&sum32.factors) {
+        lane.store(f.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
 }
 
 /// The instructions of a kernel on f64 lanes: `op` (`vaddpd`, `vmulpd`) rounded up and
@@ -511,7 +522,8 @@ macro_rules! kernel64_joined {
             "vorpd {f}, {ahi}, {bhi}\n",
             "vblendmpd zmm16 {{k1}}, zmm16, zmm17\n",
             "vmovapd {lo}, xmm16\n",
-            "vextractf64x2 {hi}, zmm16, 1\n",
+            "vextractf64x2 xmm17, zmm16, 1\n",
+            "vmovapd {hi}, xmm17\n",
             "vblendpd {hi}, {hi}, {f}, 2\n",
         )
     };
@@ -596,7 +608,21 @@ macro_rules! noise_max64 {
 /// The noise pre-test of an f32 operand `$v` and of the result `{r}` at once, into `{g}`: the
 /// samples y and z of both in one register, `[v₁, v₂, r₁, r₂]`, against `[v₀, v₀, r₀, r₀]`
 /// (a bit per sample far from its value's `x`, as
-/// [`maybe_noise`](crate::ops::maybe_noise)).
+/// [`maybe_noise`](crate::ops::maybe_noise)), both widened to `f64` in `ymm20` and `ymm21`.
+///
+/// In `f64`, since no `f32` value and no difference of two is subnormal there: on Intel
+/// processors, an addition whose result is subnormal, or a product with a subnormal operand or
+/// result, takes a microcode assist of about 100 cycles (measured on a Xeon, Emerald Rapids:
+/// 43-54 ns per instruction; additions of subnormal operands with a normal or zero result, and
+/// compares, take none). The differences of the samples of a value below about 2⁻¹⁰³ are
+/// subnormal, and random rounding keeps values from underflowing to zero: the `overhead`
+/// example's 3-D wave, whose field decays towards the subnormal range ahead of its front, spent
+/// about half its time with every check on in assists of the pre-tests (checks on, native
+/// build: 52.7x -> 28-31x the plain time; default target: 58x -> 36x). In registers 20 and
+/// 21: a write of `ymm0`-`ymm15` would put their upper halves in use, which the legacy-SSE code
+/// of a build for the default target pays for at every instruction (measured: the same wave 24
+/// times slower; `kernels_leave_the_upper_halves_unused` tests it). The comparison goes to a
+/// mask register, since `vmovmskpd` cannot read registers 16-31.
 macro_rules! noise_pair32 {
     ($v:literal) => {
         concat!(
@@ -606,14 +632,14 @@ macro_rules! noise_pair32 {
             "vshufps {x}, ",
             $v,
             ", {r}, 0\n",
-            "vcvtps2pd {t:y}, {t}\n",
-            "vcvtps2pd {x:y}, {x}\n",
-            "vsubpd {t:y}, {t:y}, {x:y}\n",
-            "vandpd {t:y}, {t:y}, qword ptr [{tab} + {p64}]{{1to4}}\n",
-            "vmulpd {t:y}, {t:y}, qword ptr [{tab} + {p64} + 16]{{1to4}}\n",
-            "vandpd {x:y}, {x:y}, qword ptr [{tab} + {p64}]{{1to4}}\n",
-            "vcmpltpd {t:y}, {x:y}, {t:y}\n",
-            "vmovmskpd {g:e}, {t:y}\n",
+            "vcvtps2pd ymm20, {t}\n",
+            "vcvtps2pd ymm21, {x}\n",
+            "vsubpd ymm20, ymm20, ymm21\n",
+            "vandpd ymm20, ymm20, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vmulpd ymm20, ymm20, qword ptr [{tab} + {p64} + 16]{{1to4}}\n",
+            "vandpd ymm21, ymm21, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vcmpltpd k1, ymm21, ymm20\n",
+            "kmovb {g:e}, k1\n",
         )
     };
 }
@@ -759,7 +785,6 @@ macro_rules! binop32 {
                     a = in(xmm_reg) v32(a),
                     b = in(xmm_reg) v32(b),
                     r = out(xmm_reg) r,
-                    x = out(xmm_reg) _,
                     t = out(xmm_reg) _,
                     out("zmm16") _,
                     out("zmm17") _,
@@ -820,30 +845,29 @@ macro_rules! add_test64 {
     };
 }
 
-/// The same on f32 lanes: lane 0 the cancellation test, lanes 1 and 2 the collapse test (lane 3
-/// is not read).
+/// The same on f32 lanes, in `f64` (see `noise_pair32!` for why, and for why in registers 20
+/// to 22), as one comparison of `|r₀|` with three lanes, `[F·m, min(C·m, 42·|r₁ − r₀|),
+/// min(C·m, 42·|r₂ − r₀|)]` (`F` and `C` from [`Sum32`]; `vrangepd` takes the smaller
+/// magnitude in lanes 1 and 2), into the bits 0-2 of `{g}`: the portable test, `|r₀| < F·m`, or
+/// `|r₀| < C·m` and `42·|rᵢ − r₀| > |r₀|`, but that `F·m` and `42·|rᵢ − r₀|` are not rounded to
+/// `f32`, and that a sample that is not finite may pass (`0·∞` is a NaN, which `vrangepd`
+/// passes over). The native `f64` sum's test (`ops::add_pre64_avx512`) has the same form.
 macro_rules! add_test32 {
     () => {
         concat!(
             "vrangess {t}, {a}, {b}, 11\n",
-            "vpermilps {t}, {t}, 0\n",
-            "vpermilps {x}, {r}, 0\n",
-            "vcvtps2pd {t}, {t}\n",
-            "vcvtps2pd {y:y}, {x}\n",
-            "vcvtps2pd {x:y}, {r}\n",
-            "vsubpd {x:y}, {x:y}, {y:y}\n",
-            "vandpd {y:y}, {y:y}, qword ptr [{tab} + {p64}]{{1to4}}\n",
-            "vandpd {x:y}, {x:y}, qword ptr [{tab} + {p64}]{{1to4}}\n",
-            "vfnmadd132pd {x:y}, {y:y}, qword ptr [{tab} + {p64} + 16]{{1to4}}\n",
-            "vmulpd {u}, {t}, xmmword ptr [{tab} + {p32} + 32]\n",
-            "vcmpltpd {u}, {y}, {u}\n",
-            "vmovmskpd {g:e}, {u}\n",
-            "vmovmskpd {h:e}, {x:y}\n",
-            "and {h:e}, 6\n",
-            "neg {h:e}\n",
-            "sbb {h:e}, {h:e}\n",
-            "or {h:e}, 1\n",
-            "and {g:e}, {h:e}\n",
+            "vcvtps2pd ymm20, {r}\n",
+            "vbroadcastss {t}, {t}\n",
+            "vbroadcastsd ymm21, xmm20\n",
+            "vsubpd ymm20, ymm20, ymm21\n",
+            "vmulpd ymm20, ymm20, qword ptr [{tab} + {p64} + 16]{{1to4}}\n",
+            "vcvtps2pd ymm22, {t}\n",
+            "vmulpd ymm22, ymm22, ymmword ptr [{tab} + {sum32}]\n",
+            "kmovb k3, byte ptr [{tab} + {sum32} + 32]\n",
+            "vrangepd ymm22 {{k3}}, ymm22, ymm20, 10\n",
+            "vandpd ymm21, ymm21, qword ptr [{tab} + {p64}]{{1to4}}\n",
+            "vcmpltpd k3, ymm21, ymm22\n",
+            "kmovb {g:e}, k3\n",
         )
     };
 }
@@ -892,11 +916,11 @@ binop32!(
     [out("k2") _, out("k3") _,],
     add_test32!(),
     [
-        y = out(xmm_reg) _,
-        u = out(xmm_reg) _,
-        h = out(reg) _,
         p64 = const PRE64,
-        p32 = const PRE32,
+        sum32 = const SUM32,
+        out("zmm20") _,
+        out("zmm21") _,
+        out("zmm22") _,
     ],
     0b0111
 );
@@ -906,7 +930,7 @@ binop32!(
     kernel32!("vmulps"),
     [f = out(xmm_reg) _,],
     noise_pair32!("{a}"),
-    [p64 = const PRE64,],
+    [x = out(xmm_reg) _, p64 = const PRE64, out("zmm20") _, out("zmm21") _,],
     0b1111
 );
 binop32!(
@@ -915,7 +939,7 @@ binop32!(
     kernel32!("vdivps"),
     [f = out(xmm_reg) _,],
     noise_pair32!("{b}"),
-    [p64 = const PRE64,],
+    [x = out(xmm_reg) _, p64 = const PRE64, out("zmm20") _, out("zmm21") _,],
     0b1111
 );
 
@@ -1015,7 +1039,8 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
             "vsqrtpd zmm17, zmm18, {{rd-sae}}",
             "vblendmpd zmm16 {{k1}}, zmm16, zmm17",
             "vmovapd {lo}, xmm16",
-            "vextractf64x2 {hi}, zmm16, 1",
+            "vextractf64x2 xmm17, zmm16, 1",
+            "vmovapd {hi}, xmm17",
             "vblendpd {hi}, {hi}, {ahi}, 2",
             a = in(xmm_reg) alo,
             ahi = in(xmm_reg) ahi,
@@ -1083,6 +1108,105 @@ mod tests {
         // Six distinct bits.
         let all = (0..3).fold(0u8, |m, op| m | fused(op) | alone(op));
         assert_eq!(all.count_ones(), 6);
+    }
+
+    /// Which state components are in use (`xgetbv` with `ecx = 1`), or `None` where the
+    /// processor cannot say.
+    #[cfg(not(target_feature = "avx"))]
+    fn in_use() -> Option<u64> {
+        // SAFETY: `cpuid` leaf 13 exists where leaf 0 says so; `xgetbv` with `ecx = 1` runs only
+        // where leaf 13 sub-leaf 1 reports it, and reads a register.
+        unsafe {
+            use core::arch::x86_64::__cpuid_count;
+            if __cpuid_count(0, 0).eax < 13 || __cpuid_count(13, 1).eax & 4 == 0 {
+                return None;
+            }
+            let (lo, hi): (u32, u32);
+            asm!("xgetbv", in("ecx") 1, out("eax") lo, out("edx") hi, options(nomem, nostack));
+            Some(u64::from(hi) << 32 | u64::from(lo))
+        }
+    }
+
+    /// Every kernel, alone and with its pre-test, leaves the upper halves of `zmm0`-`zmm15` out
+    /// of use (state components 2 and 6), as the legacy-SSE code of a build for the default
+    /// target needs: with them in use, every SSE instruction pays for merging them (an `f32`
+    /// pre-test that wrote `ymm` registers made the `overhead` example's wave with every check
+    /// 24 times slower on a Xeon). Only in a build without AVX, whose own code cannot put them
+    /// in use.
+    #[cfg(not(target_feature = "avx"))]
+    #[test]
+    fn kernels_leave_the_upper_halves_unused() {
+        use std::hint::black_box;
+        if !available() || in_use().is_none() {
+            eprintln!("skipped: this processor has no AVX-512F, DQ and VL, or cannot say");
+            return;
+        }
+        let tab = &TABLES;
+        let (a64, b64) = ([1.5, 1.5, 1.5, 0.0], [-1.25, -1.25, -1.25, 0.0]);
+        let (a32, b32) = ([1.5f32, 1.5, 1.5, 0.0], [-1.25f32, -1.25, -1.25, 0.0]);
+        let dir = crate::rounding::dir_word(1);
+        let runs: [(&str, &dyn Fn()); 16] = [
+            ("add_f64", &|| {
+                let _ = black_box(add_f64(black_box(a64), b64, dir));
+            }),
+            ("mul_f64", &|| {
+                let _ = black_box(mul_f64(black_box(a64), b64, dir));
+            }),
+            ("div_f64", &|| {
+                let _ = black_box(div_f64(black_box(a64), b64, dir));
+            }),
+            ("add_f32", &|| {
+                let _ = black_box(add_f32(black_box(a32), b32, dir));
+            }),
+            ("mul_f32", &|| {
+                let _ = black_box(mul_f32(black_box(a32), b32, dir));
+            }),
+            ("div_f32", &|| {
+                let _ = black_box(div_f32(black_box(a32), b32, dir));
+            }),
+            ("add_pre_f64", &|| {
+                let _ = black_box(add_pre_f64(black_box(a64), b64, dir, tab));
+            }),
+            ("mul_pre_f64", &|| {
+                let _ = black_box(mul_pre_f64(black_box(a64), b64, dir, tab));
+            }),
+            ("div_pre_f64", &|| {
+                let _ = black_box(div_pre_f64(black_box(a64), b64, dir, tab));
+            }),
+            ("add_pre_f32", &|| {
+                let _ = black_box(add_pre_f32(black_box(a32), b32, dir, tab));
+            }),
+            ("mul_pre_f32", &|| {
+                let _ = black_box(mul_pre_f32(black_box(a32), b32, dir, tab));
+            }),
+            ("div_pre_f32", &|| {
+                let _ = black_box(div_pre_f32(black_box(a32), b32, dir, tab));
+            }),
+            ("fma_f64", &|| {
+                let _ = black_box(fma_f64(black_box(a64), b64, a64, dir));
+            }),
+            ("sqrt_f32", &|| {
+                let _ = black_box(sqrt_f32(black_box(a32), dir));
+            }),
+            ("sqrt_f64", &|| {
+                let _ = black_box(sqrt_f64(black_box(a64), dir));
+            }),
+            ("fma_f32", &|| {
+                let _ = black_box(fma_f32(black_box(a32), b32, a32, dir));
+            }),
+        ];
+        for (name, run) in runs {
+            // SAFETY: `vzeroupper` changes only upper halves, which a build without AVX holds
+            // nothing in.
+            unsafe { asm!("vzeroupper", options(nomem, nostack)) };
+            run();
+            let state = in_use().unwrap_or(0);
+            assert_eq!(
+                state & 0b100_0100,
+                0,
+                "{name} left upper halves in use: {state:#x}"
+            );
+        }
     }
 
     #[test]
