@@ -471,8 +471,13 @@ pub(crate) fn maybe_noise<T: StochFloat>(v: &Stochastic<T>) -> bool {
         target_arch = "x86_64",
         not(all(target_feature = "avx2", target_feature = "fma"))
     ))]
-    if let Some(far) = sse2::far1(v) {
-        return far;
+    {
+        if let Some(bits) = sse2::rt512_noise32(v, v) {
+            return bits & 0b0011 != 0;
+        }
+        if let Some(far) = sse2::far1(v) {
+            return far;
+        }
     }
     far_samples(&v.a())
 }
@@ -492,8 +497,13 @@ fn maybe_noise2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> bool {
         target_arch = "x86_64",
         not(all(target_feature = "avx2", target_feature = "fma"))
     ))]
-    if let Some(far) = sse2::far2(x, y) {
-        return far;
+    {
+        if let Some(bits) = sse2::rt512_noise32(x, y) {
+            return bits != 0;
+        }
+        if let Some(far) = sse2::far2(x, y) {
+            return far;
+        }
     }
     far_samples(&x.a()) | far_samples(&y.a())
 }
@@ -564,6 +574,25 @@ mod sse2 {
             // SAFETY: `T` is `U` (tested above): this copies the value's own lanes.
             unsafe { core::mem::transmute_copy::<[T; 4], [U; 4]>(&v.a()) }
         })
+    }
+
+    /// The noise pre-tests of two `f32` values on the run-time AVX-512 path, in `f64`
+    /// ([`rt512::noise_f32`](crate::rt512::noise_f32): no subnormal assists), where that path
+    /// runs; `None` elsewhere and for `f64` (whose samples' differences are subnormal only
+    /// below about 2⁻⁹⁷⁰).
+    #[inline(always)]
+    pub(super) fn rt512_noise32<T: StochFloat>(
+        x: &Stochastic<T>,
+        y: &Stochastic<T>,
+    ) -> Option<u32> {
+        #[cfg(not(target_feature = "avx512f"))]
+        if let (Some(a), Some(b)) = (lanes::<T, f32>(x), lanes::<T, f32>(y)) {
+            if crate::rt512::on() {
+                return Some(crate::rt512::noise_f32(a, b));
+            }
+        }
+        let _ = (x, y);
+        None
     }
 
     /// [`maybe_noise`](super::maybe_noise).
@@ -1410,6 +1439,9 @@ mod tests {
     }
 
     fn check<T: StochFloat>(seed: u64) {
+        // The run-time AVX-512 path's form is taken once the path is chosen.
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+        crate::rt512::ensure_detected();
         let mut r = Xoshiro256PlusPlus::seed_from_u64(seed);
         let vs: Vec<Stochastic<T>> = values::<T>(&mut r, 20_000)
             .into_iter()
@@ -1440,6 +1472,23 @@ mod tests {
                 assert_eq!(sse2::far1(v), Some(far), "{v:?} (seed {seed:#x})");
                 let both = far | far_samples(&w.a());
                 assert_eq!(sse2::far2(v, w), Some(both), "{v:?} {w:?} (seed {seed:#x})");
+                // The run-time path's form (`f32` on a processor with AVX-512), in `f64`: the
+                // same bits but where `42·|xᵢ − x₀|` rounded to `f32` lies within a rounding of
+                // `|x₀|`, or a sample is not finite.
+                if let Some(bits) = sse2::rt512_noise32(v, w) {
+                    for (k, (x, i)) in [(v, 1), (v, 2), (w, 1), (w, 2)].into_iter().enumerate() {
+                        let s = x.a().map(|s| s.to_f64());
+                        let (d, x0) = ((s[i] - s[0]).abs() * SPREAD_FACTOR, s[0].abs());
+                        let want = x.a()[i].sub(x.a()[0]).abs() * T::from_f64(SPREAD_FACTOR)
+                            > x.a()[0].abs();
+                        let edge = (d - x0).abs() <= d * 2f64.powi(-20)
+                            || !s.iter().all(|s| s.is_finite());
+                        assert!(
+                            (bits >> k & 1 != 0) == want || edge,
+                            "{v:?} {w:?}: bits {bits:#06b} (seed {seed:#x})"
+                        );
+                    }
+                }
             }
         }
     }

@@ -943,6 +943,38 @@ binop32!(
     0b1111
 );
 
+/// The noise pre-tests of two `f32` values `v` and `w` alone (`noise_pair32!`, in `f64`), for
+/// the checks that run without a kernel of their own here (a product or quotient by a plain
+/// number, the math functions' collapse check): a bit per sample far from its value's `x`,
+/// `[v₁, v₂, w₁, w₂]` in bits 0-3. The SSE2 form of that test in `f32` took a microcode assist
+/// wherever the samples' difference was subnormal, on Intel processors (`overhead`'s wave with
+/// every check on, default target, Xeon Emerald Rapids: 4.2-4.8 s -> see README). Only where
+/// [`available`] says the processor has AVX-512F, DQ and VL.
+#[cfg(not(target_feature = "avx512f"))]
+#[inline(always)]
+pub(crate) fn noise_f32(v: [f32; 4], w: [f32; 4]) -> u32 {
+    let g: u32;
+    // SAFETY: the processor has AVX-512F, DQ and VL (callers check `on`); the assembly reads
+    // the tables only and writes its declared operands and clobbers only.
+    unsafe {
+        asm!(
+            noise_pair32!("{a}"),
+            a = in(xmm_reg) v32(v),
+            r = in(xmm_reg) v32(w),
+            t = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            out("zmm20") _,
+            out("zmm21") _,
+            out("k1") _,
+            g = lateout(reg) g,
+            tab = in(reg) &TABLES,
+            p64 = const PRE64,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    g
+}
+
 /// `a·b + c` with random rounding (lane 3: OR of the three flags lanes), as the kernels of
 /// `+` and `*`: fused multiply-adds rounded up and down in `zmm16`-`zmm19`, the downward
 /// lanes picked with `k1` and `k2`.
