@@ -38,6 +38,10 @@
 //! cancellation found              123.8       125.2
 //! counted: 3000000 cancellations (1000000 + 2 x 1000000), as expected
 //! ```
+//!
+//! On a 2-core Intel Xeon (Emerald Rapids, 2026-11-26) the last two lines read about 26 and
+//! 130-155 ns (440-610 ns before the trampoline cleared the upper halves of the vector registers
+//! for the slow path's calls into the C library).
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -36,7 +36,8 @@
 //! depend on the machine and move by up to about 15% from run to run; a build for the default
 //! target on that machine prints "AVX-512 embedded rounding, chosen at run time", and README
 //! gives both builds' ranges there and on a Zen 4, where the plain dot product and sum take
-//! twice as long and every ratio is lower):
+//! twice as long and every ratio is lower; on an Intel Xeon, Emerald Rapids, README gives
+//! both builds' ranges too, higher for matmul and the wave):
 //!
 //! ```text
 //! stoch overhead: median of 7 interleaved runs, thread CPU time (--wall: wall-clock time)
