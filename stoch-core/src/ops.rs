@@ -714,6 +714,17 @@ mod vector {
         unsafe { core::mem::transmute_copy::<T::Lanes, L64>(&v.v).0 }
     }
 
+    /// The lanes of a register of `f32` lanes, for the run-time AVX-512 path's noise test
+    /// ([`rt512::noise_f32`](crate::rt512::noise_f32)), which a build with AVX2 but without
+    /// AVX-512 takes where the processor has AVX-512: its `f32` form here, in `f32`, takes
+    /// microcode assists on Intel processors where the samples' differences are subnormal.
+    #[cfg(not(target_feature = "avx512f"))]
+    #[inline(always)]
+    fn arr32(v: __m128) -> [f32; 4] {
+        // SAFETY: 16 bytes of plain data.
+        unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
+    }
+
     /// The register of an `f32` value; only where `is32::<T>()`.
     #[inline(always)]
     fn r32<T: StochFloat>(v: &Stochastic<T>) -> __m128 {
@@ -735,6 +746,11 @@ mod vector {
             // SAFETY: AVX is enabled; the upper half of the register is undefined and its
             // lanes are masked out.
             let m = far32_bits(unsafe { _mm256_castps128_ps256(r32(v)) });
+            #[cfg(not(target_feature = "avx512f"))]
+            if crate::rt512::on() {
+                let a = arr32(r32(v));
+                return Some(crate::rt512::noise_f32(a, a) & 0b0011 != 0);
+            }
             #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
             // SAFETY: AVX2 is enabled; the upper half of `w` is undefined and its signs are
             // masked out.
@@ -839,6 +855,10 @@ mod vector {
             #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
             // SAFETY: AVX is enabled for this target (module cfg).
             let m = far32_bits(unsafe { _mm256_set_m128(r32(y), r32(x)) });
+            #[cfg(not(target_feature = "avx512f"))]
+            if crate::rt512::on() {
+                return Some(crate::rt512::noise_f32(arr32(r32(x)), arr32(r32(y))) != 0);
+            }
             #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
             // SAFETY: AVX2 is enabled for this target (module cfg).
             let m = unsafe { _mm256_movemask_ps(far32(_mm256_set_m128(r32(y), r32(x)))) };
@@ -1461,6 +1481,22 @@ mod tests {
             let s = v.s();
             if s[0] == s[1] && s[1] == s[2] && s[0].is_finite() {
                 assert!(!maybe_noise(v), "{v:?} (seed {seed:#x})");
+            }
+            // Every form answers as the portable test, but where `42·|xᵢ − x₀|` lies within a
+            // rounding of `|x₀|` (the forms round it differently, or not at all), or a sample
+            // is not finite.
+            let edge = |x: &Stochastic<T>| {
+                let s = x.a().map(|s| s.to_f64());
+                let near = |i: usize| {
+                    let d = (s[i] - s[0]).abs() * SPREAD_FACTOR;
+                    (d - s[0].abs()).abs() <= d * 2f64.powi(-20)
+                };
+                near(1) || near(2) || !s[..3].iter().all(|s| s.is_finite())
+            };
+            if !edge(v) && !edge(w) {
+                let (fv, fw) = (far_samples(&v.a()), far_samples(&w.a()));
+                assert_eq!(maybe_noise(v), fv, "{v:?} (seed {seed:#x})");
+                assert_eq!(maybe_noise2(v, w), fv | fw, "{v:?} {w:?} (seed {seed:#x})");
             }
             // The SSE2 form is the portable test, instruction for instruction.
             #[cfg(all(
