@@ -206,7 +206,7 @@ const AREA: usize = 2752;
 /// standard library's own code), which compilers assume runs with them out of use, and which
 /// pays for every instruction on an Intel processor where they are in use. On a Xeon (Emerald
 /// Rapids), the `instability_cost` example's iteration that records a cancellation and a
-/// collapse went from 440-530 ns to 134-147 ns (`log10` had taken half of it).
+/// collapse went from 440-610 ns to 130-155 ns (`log10` had taken half of it).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 #[unsafe(naked)]
 unsafe extern "C" fn trampoline() {

@@ -948,7 +948,7 @@ binop32!(
 /// number, the math functions' collapse check): a bit per sample far from its value's `x`,
 /// `[v₁, v₂, w₁, w₂]` in bits 0-3. The SSE2 form of that test in `f32` took a microcode assist
 /// wherever the samples' difference was subnormal, on Intel processors (`overhead`'s wave with
-/// every check on, default target, Xeon Emerald Rapids: 4.2-4.8 s -> see README). Only where
+/// every check on, default target, Xeon Emerald Rapids: 4.2-4.8 s -> 3.3-3.6 s). Only where
 /// [`available`] says the processor has AVX-512F, DQ and VL.
 #[cfg(not(target_feature = "avx512f"))]
 #[inline(always)]
