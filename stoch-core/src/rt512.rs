@@ -618,7 +618,7 @@ macro_rules! noise_max64 {
 /// subnormal, and random rounding keeps values from underflowing to zero: the `overhead`
 /// example's 3-D wave, whose field decays towards the subnormal range ahead of its front, spent
 /// about half its time with every check on in assists of the pre-tests (checks on, native
-/// build: 52.7x -> 28-31x the plain time; default target: 58x -> 36x). In registers 20 and
+/// build: 52-54x -> 30x the plain time; default target: 43-57x -> 28-33x). In registers 20 and
 /// 21: a write of `ymm0`-`ymm15` would put their upper halves in use, which the legacy-SSE code
 /// of a build for the default target pays for at every instruction (measured: the same wave 24
 /// times slower; `kernels_leave_the_upper_halves_unused` tests it). The comparison goes to a
