@@ -1231,6 +1231,14 @@ mod tests {
             // SAFETY: `vzeroupper` changes only upper halves, which a build without AVX holds
             // nothing in.
             unsafe { asm!("vzeroupper", options(nomem, nostack)) };
+            // A processor may report a component in use that is in its initial state.
+            let cleared = in_use().unwrap_or(0);
+            if cleared & 0b100_0100 != 0 {
+                eprintln!(
+                    "skipped: `vzeroupper` did not mark the upper halves unused ({cleared:#x})"
+                );
+                return;
+            }
             run();
             let state = in_use().unwrap_or(0);
             assert_eq!(
