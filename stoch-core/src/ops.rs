@@ -459,6 +459,10 @@ pub(crate) const SPREAD_FACTOR: f64 = 42.0;
 /// are, in their vector register; elsewhere, on the array of samples.
 #[inline(always)]
 pub(crate) fn maybe_noise<T: StochFloat>(v: &Stochastic<T>) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    if let Some(bits) = rt512_noise32(v, v) {
+        return bits & 0b0011 != 0;
+    }
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "avx2",
@@ -471,20 +475,42 @@ pub(crate) fn maybe_noise<T: StochFloat>(v: &Stochastic<T>) -> bool {
         target_arch = "x86_64",
         not(all(target_feature = "avx2", target_feature = "fma"))
     ))]
-    {
-        if let Some(bits) = sse2::rt512_noise32(v, v) {
-            return bits & 0b0011 != 0;
-        }
-        if let Some(far) = sse2::far1(v) {
-            return far;
-        }
+    if let Some(far) = sse2::far1(v) {
+        return far;
     }
     far_samples(&v.a())
+}
+
+/// The noise pre-tests of two `f32` values on the run-time AVX-512 path, in `f64`
+/// ([`rt512::noise_f32`](crate::rt512::noise_f32)), where that path runs (a build without
+/// AVX-512, the default target or an AVX2 one, on a processor with it): the SSE2 and AVX2
+/// forms compute in `f32` and take microcode assists on Intel processors where the samples'
+/// differences are subnormal. The bits of `[x₁, x₂, y₁, y₂]`; `None` elsewhere and for `f64`
+/// (whose samples' differences are subnormal only below about 2⁻⁹⁷⁰).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+#[inline(always)]
+fn rt512_noise32<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> Option<u32> {
+    use core::any::TypeId;
+    if TypeId::of::<T>() != TypeId::of::<f32>() || !crate::rt512::on() {
+        return None;
+    }
+    // SAFETY: `T` is `f32` (tested above): these copy the values' own lanes.
+    let (a, b) = unsafe {
+        (
+            core::mem::transmute_copy::<[T; 4], [f32; 4]>(&x.a()),
+            core::mem::transmute_copy::<[T; 4], [f32; 4]>(&y.a()),
+        )
+    };
+    Some(crate::rt512::noise_f32(a, b))
 }
 
 /// `maybe_noise(x) | maybe_noise(y)`, tested together.
 #[inline(always)]
 fn maybe_noise2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    if let Some(bits) = rt512_noise32(x, y) {
+        return bits != 0;
+    }
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "avx2",
@@ -497,13 +523,8 @@ fn maybe_noise2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> bool {
         target_arch = "x86_64",
         not(all(target_feature = "avx2", target_feature = "fma"))
     ))]
-    {
-        if let Some(bits) = sse2::rt512_noise32(x, y) {
-            return bits != 0;
-        }
-        if let Some(far) = sse2::far2(x, y) {
-            return far;
-        }
+    if let Some(far) = sse2::far2(x, y) {
+        return far;
     }
     far_samples(&x.a()) | far_samples(&y.a())
 }
@@ -574,25 +595,6 @@ mod sse2 {
             // SAFETY: `T` is `U` (tested above): this copies the value's own lanes.
             unsafe { core::mem::transmute_copy::<[T; 4], [U; 4]>(&v.a()) }
         })
-    }
-
-    /// The noise pre-tests of two `f32` values on the run-time AVX-512 path, in `f64`
-    /// ([`rt512::noise_f32`](crate::rt512::noise_f32): no subnormal assists), where that path
-    /// runs; `None` elsewhere and for `f64` (whose samples' differences are subnormal only
-    /// below about 2⁻⁹⁷⁰).
-    #[inline(always)]
-    pub(super) fn rt512_noise32<T: StochFloat>(
-        x: &Stochastic<T>,
-        y: &Stochastic<T>,
-    ) -> Option<u32> {
-        #[cfg(not(target_feature = "avx512f"))]
-        if let (Some(a), Some(b)) = (lanes::<T, f32>(x), lanes::<T, f32>(y)) {
-            if crate::rt512::on() {
-                return Some(crate::rt512::noise_f32(a, b));
-            }
-        }
-        let _ = (x, y);
-        None
     }
 
     /// [`maybe_noise`](super::maybe_noise).
@@ -714,17 +716,6 @@ mod vector {
         unsafe { core::mem::transmute_copy::<T::Lanes, L64>(&v.v).0 }
     }
 
-    /// The lanes of a register of `f32` lanes, for the run-time AVX-512 path's noise test
-    /// ([`rt512::noise_f32`](crate::rt512::noise_f32)), which a build with AVX2 but without
-    /// AVX-512 takes where the processor has AVX-512: its `f32` form here, in `f32`, takes
-    /// microcode assists on Intel processors where the samples' differences are subnormal.
-    #[cfg(not(target_feature = "avx512f"))]
-    #[inline(always)]
-    fn arr32(v: __m128) -> [f32; 4] {
-        // SAFETY: 16 bytes of plain data.
-        unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
-    }
-
     /// The register of an `f32` value; only where `is32::<T>()`.
     #[inline(always)]
     fn r32<T: StochFloat>(v: &Stochastic<T>) -> __m128 {
@@ -746,11 +737,6 @@ mod vector {
             // SAFETY: AVX is enabled; the upper half of the register is undefined and its
             // lanes are masked out.
             let m = far32_bits(unsafe { _mm256_castps128_ps256(r32(v)) });
-            #[cfg(not(target_feature = "avx512f"))]
-            if crate::rt512::on() {
-                let a = arr32(r32(v));
-                return Some(crate::rt512::noise_f32(a, a) & 0b0011 != 0);
-            }
             #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
             // SAFETY: AVX2 is enabled; the upper half of `w` is undefined and its signs are
             // masked out.
@@ -855,10 +841,6 @@ mod vector {
             #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
             // SAFETY: AVX is enabled for this target (module cfg).
             let m = far32_bits(unsafe { _mm256_set_m128(r32(y), r32(x)) });
-            #[cfg(not(target_feature = "avx512f"))]
-            if crate::rt512::on() {
-                return Some(crate::rt512::noise_f32(arr32(r32(x)), arr32(r32(y))) != 0);
-            }
             #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
             // SAFETY: AVX2 is enabled for this target (module cfg).
             let m = unsafe { _mm256_movemask_ps(far32(_mm256_set_m128(r32(y), r32(x)))) };
@@ -1461,6 +1443,20 @@ mod tests {
             .collect()
     }
 
+    /// Whether `q` lies within a rounding (2⁻²⁰ relative, far above `f32`'s or `f64`'s
+    /// last bit) of `p`.
+    fn near_rounding(p: f64, q: f64) -> bool {
+        (p - q).abs() <= p.abs() * 2f64.powi(-20)
+    }
+
+    /// Whether the noise pre-test of sample `i` of `s` is at its edge, `42·|sᵢ − s₀|` within a
+    /// rounding of `|s₀|`, where the forms of the test (rounded in `T`, in `f64`, or fused) may
+    /// answer differently.
+    fn spread_edge<T: StochFloat>(s: &[T; 4], i: usize) -> bool {
+        let (x, y) = (s[0].to_f64(), s[i].to_f64());
+        near_rounding(SPREAD_FACTOR * (y - x).abs(), x.abs())
+    }
+
     fn check<T: StochFloat>(seed: u64) {
         // The run-time AVX-512 path's form is taken once the path is chosen.
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
@@ -1494,12 +1490,8 @@ mod tests {
             // rounding of `|x₀|` (the forms round it differently, or not at all), or a sample
             // is not finite.
             let edge = |x: &Stochastic<T>| {
-                let s = x.a().map(|s| s.to_f64());
-                let near = |i: usize| {
-                    let d = (s[i] - s[0]).abs() * SPREAD_FACTOR;
-                    (d - s[0].abs()).abs() <= d * 2f64.powi(-20)
-                };
-                near(1) || near(2) || !s[..3].iter().all(|s| s.is_finite())
+                let s = x.a();
+                spread_edge(&s, 1) || spread_edge(&s, 2) || !s[..3].iter().all(|s| s.is_finite())
             };
             if !edge(v) && !edge(w) {
                 let (fv, fw) = (far_samples(&v.a()), far_samples(&w.a()));
@@ -1516,22 +1508,20 @@ mod tests {
                 assert_eq!(sse2::far1(v), Some(far), "{v:?} (seed {seed:#x})");
                 let both = far | far_samples(&w.a());
                 assert_eq!(sse2::far2(v, w), Some(both), "{v:?} {w:?} (seed {seed:#x})");
-                // The run-time path's form (`f32` on a processor with AVX-512), in `f64`: the
-                // same bits but where `42·|xᵢ − x₀|` rounded to `f32` lies within a rounding of
-                // `|x₀|`, or a sample is not finite.
-                if let Some(bits) = sse2::rt512_noise32(v, w) {
-                    for (k, (x, i)) in [(v, 1), (v, 2), (w, 1), (w, 2)].into_iter().enumerate() {
-                        let s = x.a().map(|s| s.to_f64());
-                        let (d, x0) = ((s[i] - s[0]).abs() * SPREAD_FACTOR, s[0].abs());
-                        let want = x.a()[i].sub(x.a()[0]).abs() * T::from_f64(SPREAD_FACTOR)
-                            > x.a()[0].abs();
-                        let edge = (d - x0).abs() <= d * 2f64.powi(-20)
-                            || !s.iter().all(|s| s.is_finite());
-                        assert!(
-                            (bits >> k & 1 != 0) == want || edge,
-                            "{v:?} {w:?}: bits {bits:#06b} (seed {seed:#x})"
-                        );
-                    }
+            }
+            // The run-time path's form (`f32` on a processor with AVX-512, builds without it),
+            // in `f64`: the same bits but where `42·|xᵢ − x₀|` rounded to `f32` lies within a
+            // rounding of `|x₀|`, or a sample is not finite.
+            #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+            if let Some(bits) = rt512_noise32(v, w) {
+                for (k, (x, i)) in [(v, 1), (v, 2), (w, 1), (w, 2)].into_iter().enumerate() {
+                    let s = x.a();
+                    let want = (s[i] - s[0]).abs() * T::from_f64(SPREAD_FACTOR) > s[0].abs();
+                    let edge = spread_edge(&s, i) || !s[..3].iter().all(|s| s.is_finite());
+                    assert!(
+                        (bits >> k & 1 != 0) == want || edge,
+                        "{v:?} {w:?}: bits {bits:#06b} (seed {seed:#x})"
+                    );
                 }
             }
         }
@@ -1606,15 +1596,7 @@ mod tests {
                         // rounded to `f32` by the portable test, lies within a rounding of
                         // `|x₀|`, or a sample is not finite.
                         let wide = |x: T| StochFloat::to_f64(x);
-                        let near = |p: f64, q: f64| (p - q).abs() <= p.abs() * 2f64.powi(-20);
-                        let edge = |x: [T; 4]| {
-                            (1..3).any(|i| {
-                                near(
-                                    SPREAD_FACTOR * (wide(x[i]) - wide(x[0])).abs(),
-                                    wide(x[0]).abs(),
-                                )
-                            })
-                        };
+                        let edge = |x: [T; 4]| spread_edge(&x, 1) || spread_edge(&x, 2);
                         let (a0, b0) = (wide(a[0]).abs(), wide(b[0]).abs());
                         let fm = wide(f) * a0.max(b0);
                         let odd = a[..3]
@@ -1623,7 +1605,7 @@ mod tests {
                             .chain(&r[..3])
                             .any(|x| !x.is_finite());
                         let edges = match op {
-                            0 => edge(r) | near(fm, wide(r[0]).abs()),
+                            0 => edge(r) | near_rounding(fm, wide(r[0]).abs()),
                             1 => edge(a) | edge(r),
                             _ => edge(b) | edge(r),
                         };
