@@ -1727,8 +1727,8 @@ mod avx512 {
     // give the same samples, signed zeros and overflows included.
 
     /// A native build with DQ and VL runs an assembly kernel for the sum and the product
-    /// ([`rt512::add_f64_native`](super::rt512::add_f64_native)): both roundings, the flags
-    /// lane blended into the upward one, and the downward lanes picked bit by bit, three
+    /// ([`rt512::add_f64_native`](super::rt512::add_f64_native)): both roundings, then the
+    /// upward samples and the downward ones picked bit by bit into the operands' OR, three
     /// instructions from an operand to the result where the compiler makes the steps below,
     /// however written, into an upward instruction, a blend and a merge-masked downward one
     /// that waits for the blend (a running sum on a Xeon, Emerald Rapids: 9 cycles per

@@ -233,7 +233,7 @@ pub(crate) struct Pre64 {
     small: AtomicU64,
     /// Zero, which the sum's pre-test moves in with a `cmov` (no register to spare for it).
     zero: u64,
-    /// Unused: keeps [`Pad32`] and the fields after it where they were (see
+    /// Unused: keeps [`Lane3`] and the fields after it where they were (see
     /// [`Tables::sum_spread`]).
     pad: u64,
 }
@@ -288,11 +288,16 @@ impl SumBounds {
     }
 }
 
-/// Where the `f32` pre-tests' own constants were, before they computed in `f64` with the
-/// constants of [`Pre64`] and [`Sum32`]: unused, it keeps the fields after it where they were
-/// (see [`Tables::sum_spread`]).
+/// The selector of lane 3 for `vpternlogq` (all ones there, zero in lanes 0-2), with which the
+/// native `f64` kernels (`native64!`) put the flags lane into a result, then padding. Where the
+/// `f32` pre-tests' own constants were, before they computed in `f64` with the constants of
+/// [`Pre64`] and [`Sum32`]; its size keeps the fields after it where they were (see
+/// [`Tables::sum_spread`]).
 #[repr(C, align(16))]
-pub(crate) struct Pad32([u64; 6]);
+pub(crate) struct Lane3 {
+    mask: [u64; 4],
+    pad: [u64; 2],
+}
 
 /// Everything the kernels and their fused pre-tests read, in one static: a loop keeps one
 /// address in a register for all of them (each static is an address of its own, loaded from
@@ -309,8 +314,8 @@ pub(crate) struct Tables {
     down: [[u8; 32]; 4],
     /// The pre-tests' constants for `f64` (offset [`PRE64`]).
     pre64: Pre64,
-    /// Unused (offset 192).
-    pad32: Pad32,
+    /// The selector of lane 3 (offset [`LANE3`]).
+    lane3: Lane3,
     /// The lanes that round down, as lane selectors for `vpternlogq` (offset [`SEL64`]): one
     /// 32-byte row per direction code, read at the same offset as [`Tables::down`], whose four
     /// `u64` lanes are all ones for the samples x, y, z that round down and zero for the others
@@ -369,6 +374,8 @@ pub(crate) struct Pair64([AtomicU64; 2]);
 
 /// Where the assembly below reads the `f64` pre-test constants in [`Tables`].
 const PRE64: usize = 128;
+/// Where the native `f64` kernels read the selector of lane 3.
+const LANE3: usize = 192;
 /// Where the `f64` kernels read their lane selectors.
 const SEL64: usize = 240;
 /// Where the `f64` sum's pre-test reads its spread factor.
@@ -378,7 +385,8 @@ const SUM32: usize = 416;
 
 const _: () = {
     assert!(core::mem::offset_of!(Tables, pre64) == PRE64);
-    assert!(core::mem::offset_of!(Tables, sel64) - core::mem::offset_of!(Tables, pad32) == 48);
+    assert!(core::mem::offset_of!(Tables, sel64) - core::mem::offset_of!(Tables, lane3) == 48);
+    assert!(core::mem::offset_of!(Tables, lane3) == LANE3);
     assert!(core::mem::offset_of!(Tables, sel64) == SEL64);
     assert!(core::mem::offset_of!(Pre64, spread) == 16);
     assert!(core::mem::offset_of!(Pre64, cancel) == 32);
@@ -436,7 +444,10 @@ impl Tables {
                 zero: 0,
                 pad: 0,
             },
-            pad32: Pad32([0; 6]),
+            lane3: Lane3 {
+                mask: [0, 0, 0, u64::MAX],
+                pad: [0; 2],
+            },
             sel64: [sel_row(0), sel_row(1), sel_row(2), sel_row(3)],
             mode: AtomicU8::new(0),
             on: AtomicBool::new(false),
@@ -1117,20 +1128,24 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
 
 /// The kernel of an `f64` sum or product in a native build with AVX-512 (F, DQ and VL), where
 /// the value's four lanes are one 256-bit register: `$insn` rounded up and rounded down (two
-/// 512-bit instructions), the OR of the operands' flags lanes blended into lane 3 of the upward
-/// result, and one `vpternlogq` that takes the downward lanes, bit by bit, under the selector
-/// row of [`Tables::sel64`] for the direction (a memory operand), as `kernel64!` does on two
-/// registers. Three instructions from an operand to the result: 6 cycles on a Xeon, Emerald
-/// Rapids, where the compiler's form of the same steps (an upward instruction, the blend, and a
-/// downward instruction merge-masked into the blend's result, which it makes of any intrinsics
-/// that say this) takes 9, a running sum waiting on all three. The selector costs no
-/// instruction of its own: on that processor a mask register load (`kmovb k, m8`) occupies a
-/// vector port, and a form with zero-masked instructions and mask registers, two instructions
-/// from operand to result like `kernel32_add!`, measured slower there with the checks on.
-/// Measured with the `overhead` example's matmul (a running `f64` sum of products, 200×200),
-/// same machine, two processes side by side (so that both see the same neighbours' load on
-/// the shared host), minimum of 20 runs: checks off 26.4-28.3 ms -> 23.6-24.0 ms, every check
-/// on 45.8-46.7 ms -> 44.2-44.8 ms.
+/// 512-bit instructions into `zmm16` and `zmm17`), then two `vpternlogq` on the operands' OR
+/// (whose lane 3 is the OR of the flags lanes): the first takes lanes 0-2 from the upward
+/// result under the selector of lane 3 ([`Lane3`]), the second the downward lanes from the
+/// downward result under the selector row of [`Tables::sel64`] for the direction, both
+/// selectors memory operands. Three instructions from an operand to the result: 6 cycles on a
+/// Xeon, Emerald Rapids, where the compiler's form of the same steps (an upward instruction, a
+/// blend of the flags lane, and a downward instruction merge-masked into the blend's result,
+/// which it makes of any intrinsics that say this) takes 9, a running sum waiting on all three.
+/// No mask register: on that processor a mask register load (`kmovb k, m8`) occupies a vector
+/// port, and a form with zero-masked instructions and mask registers, two instructions from
+/// operand to result like `kernel32_add!`, measured slower there with the checks on (matmul
+/// 10.4-11.4x -> 12.1-12.9x the plain time). Nor `vblendpd`, which has no EVEX form and cannot
+/// name registers 16-31, which the compiler may give the result in a large loop. Measured with
+/// the `overhead` example's matmul (a running `f64` sum of products, 200×200), same machine,
+/// two processes side by side (so that both see the same load from the host's other tenants),
+/// minimum of 20 runs, four pairs: checks off 26.4-30.5 ms -> 23.6-25.4 ms, every check on
+/// 45.8-49.3 ms -> 44.2-49.1 ms (within the noise: that loop waits on its checks' vector
+/// instructions, not on the running sum).
 ///
 /// A function with the target features of its own, as `ops::add_pre64_avx512`: a crate built
 /// without them that instantiates the generic operators (a doctest) compiles a call.
@@ -1153,19 +1168,20 @@ macro_rules! native64 {
             // the assembly reads the tables only and writes its declared operands only.
             unsafe {
                 asm!(
-                    concat!($insn, " {u}, {a:z}, {b:z}, {{ru-sae}}"),
-                    concat!($insn, " {d}, {a:z}, {b:z}, {{rd-sae}}"),
+                    concat!($insn, " zmm16, {a:z}, {b:z}, {{ru-sae}}"),
+                    concat!($insn, " zmm17, {a:z}, {b:z}, {{rd-sae}}"),
                     "vorpd {r}, {a}, {b}",
-                    "vblendpd {r}, {u:y}, {r}, 8",
-                    "vpternlogq {r}, {d:y}, ymmword ptr [{tab} + {off} + {sel}], 0xd8",
+                    "vpternlogq {r}, ymm16, ymmword ptr [{tab} + {lane3}], 0xe4",
+                    "vpternlogq {r}, ymm17, ymmword ptr [{tab} + {off} + {sel}], 0xd8",
                     a = in(ymm_reg) a,
                     b = in(ymm_reg) b,
                     r = out(ymm_reg) r,
-                    u = out(zmm_reg) _,
-                    d = out(zmm_reg) _,
+                    out("zmm16") _,
+                    out("zmm17") _,
                     tab = in(reg) &TABLES,
                     off = in(reg) row_offset(dir),
                     sel = const SEL64,
+                    lane3 = const LANE3,
                     options(pure, readonly, nostack, preserves_flags),
                 );
             }
