@@ -1140,7 +1140,13 @@ macro_rules! dispatch {
         $div:ident,
         $fma:ident,
         $sqrt:ident,
-        [$add_pre:ident, $mul_pre:ident, $div_pre:ident, native: $native_pre:literal]
+        [
+            $add_pre:ident,
+            $mul_pre:ident,
+            $div_pre:ident,
+            native: $native_pre:literal,
+            fallback: $fallback_pre:literal
+        ]
     ) => {
         type Lanes = $l;
         const ZERO_L: $l = $lanes([0.0; 4]);
@@ -1365,11 +1371,17 @@ macro_rules! dispatch {
             {
                 // The operations of a build without AVX-512 ask `rt512::mode` first and reach
                 // this where the portable path runs (`on` then says no) or while another thread
-                // sets that byte; without this answer they measured slower all the same (Zen 5,
-                // default target: wave with checks on 16.2x -> 21.35x the plain time), the
-                // compiler laying out their loops otherwise.
+                // sets that byte. For `f64` (`fallback`), without this answer they measured
+                // slower all the same, the compiler laying out their loops otherwise (Zen 5,
+                // default target: wave with checks on 16.2x -> 21.35x the plain time; Zen 4:
+                // dot 4.8x -> 7.5x, matmul 6.2x -> 9.5x). For `f32` the answer put a running
+                // sum in memory: this second copy of the fused block hands its result on in
+                // pieces (lanes 0-1, lane 2, the flags lane in a general register), and the
+                // compiler then keeps no part of a loop's accumulator that such pieces store in
+                // a register (Zen 4, default target, `f32` sum: 4.8x / 5.0x -> 1.8x / 3.0x the
+                // plain time, checks off / on; wave and the `f64` kernels unchanged).
                 #[cfg(not(target_feature = "avx512f"))]
-                let fused = rt512::on();
+                let fused = $fallback_pre && rt512::on();
                 // A native AVX-512 build runs the same fused blocks for `f32` (whose lanes are
                 // one register in both builds): fewer instructions than the compiler's code for
                 // the pre-tests after its own kernel (Zen 5, checks on: sum 4.7x -> 4.3x the
@@ -1415,7 +1427,13 @@ impl Kernels for f64 {
         div_f64,
         fma_f64,
         sqrt_f64,
-        [add_pre_f64, mul_pre_f64, div_pre_f64, native: false]
+        [
+            add_pre_f64,
+            mul_pre_f64,
+            div_pre_f64,
+            native: false,
+            fallback: true
+        ]
     );
     #[inline(always)]
     fn rr_add(a: f64, b: f64, down: bool) -> f64 {
@@ -1486,7 +1504,13 @@ impl Kernels for f32 {
         div_f32,
         fma_f32,
         sqrt_f32,
-        [add_pre_f32, mul_pre_f32, div_pre_f32, native: true]
+        [
+            add_pre_f32,
+            mul_pre_f32,
+            div_pre_f32,
+            native: true,
+            fallback: false
+        ]
     );
     #[inline(always)]
     fn rr_add(a: f32, b: f32, down: bool) -> f32 {
