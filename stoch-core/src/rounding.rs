@@ -140,12 +140,14 @@ pub trait Kernels: Sized + Copy {
     /// VL (whatever the target, so that tests check it against the same oracle); `None`
     /// elsewhere.
     fn rt512_4(op: u8, a: [Self; 4], b: [Self; 4], c: [Self; 4], dir: u32) -> Option<[Self; 4]>;
-    /// On the run-time AVX-512 path, when it is the one that runs (a build without AVX-512 on
-    /// a processor with it), and for `f32` in a build with AVX-512F, DQ and VL: `a + b` (`op`
-    /// 0), `a * b` (1) or `a / b` (2) with random rounding and, in the same assembly block, the
-    /// pre-test of the operation's checks (see `ops`): the result's lanes and whether the
-    /// pre-test passed. `None` on every other path, where the compiler's code runs the same
-    /// pre-test after the kernel.
+    /// For `f64` on the run-time AVX-512 path, when it is the one that runs (a build without
+    /// AVX-512 on a processor with it), and for `f32` in a build with AVX-512F, DQ and VL:
+    /// `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with random rounding and, in the same
+    /// assembly block, the pre-test of the operation's checks (see `ops`): the result's lanes
+    /// and whether the pre-test passed. `None` on every other path, where the compiler's code
+    /// runs the same pre-test after the kernel. (The operations of a build without AVX-512 run
+    /// that path's fused blocks through `rt512::mode` first, for both types, and reach this
+    /// only as a fallback: see the definition.)
     fn rt512_pre(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<(Self::Lanes, bool)>;
     /// The run-time AVX-512 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with its fused
     /// pre-test, without asking whether that path runs: for [`Kernels::rt512_pre`], and for the
