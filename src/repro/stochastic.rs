@@ -10,10 +10,9 @@ use stoch_core::accum::{
 use stoch_core::composite::{Composite, DoubleWord};
 use stoch_core::{Sf32, Sf64, StochFloat, Stochastic};
 
-use super::{
-    iterate, pair_setup, DoUndoInput, DoUndoOp, DoUndoRun, ForceMethod, ForceRun, Kind, LjSystem,
-    Method, SumOutcome,
-};
+use super::do_undo::{iterate, DoUndoInput, DoUndoOp, DoUndoRun, Kind};
+use super::forces::{pair_setup, ForceMethod, ForceRun, LjSystem};
+use super::global_sum::{Method, SumOutcome};
 
 /// Summation of `data` in `Sf32` or `Sf64` (each term an exact stochastic value) with the
 /// method's accumulator (naive, Kahan or the composite pair), over `workers` threads; the DSA

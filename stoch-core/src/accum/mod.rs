@@ -39,9 +39,7 @@
 use crate::composite::{Composite, DoubleWord};
 use crate::eft::{fast_two_sum, two_sum, EftFloat};
 
-#[path = "accum_narumi.rs"]
 mod narumi;
-#[path = "accum_repro.rs"]
 mod repro;
 
 pub use narumi::{Narumi, NarumiRounding};
@@ -694,5 +692,4 @@ impl<T: EftFloat> Accumulator<T> for DoubleWordSum<T> {
 }
 
 #[cfg(test)]
-#[path = "accum_tests.rs"]
 mod tests;
