@@ -68,9 +68,8 @@ pub trait StochFloat:
     /// the lane is the normal number `1 + f·ulp(1)`. The lane goes through the packed
     /// arithmetic of the samples (its results are discarded), and a flag byte over zero
     /// bytes, the subnormal number `f·2⁻¹⁴⁹` (`f32`), made every packed operation on a flagged
-    /// value slow on processors that handle subnormal operands in microcode (measured on the
-    /// project's Zen 4: the 3-D wave with every check on, where flags spread over the grid,
-    /// 38-43x the plain time before, 22-26x after). A lane of zero bytes still means no flag.
+    /// value slow on processors that handle subnormal operands in microcode
+    /// (docs/performance.md). A lane of zero bytes still means no flag.
     #[doc(hidden)]
     fn flags_lane(f: u8) -> Self;
     /// The flag byte of a flags lane.

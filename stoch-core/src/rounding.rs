@@ -590,9 +590,7 @@ mod avx2 {
     /// [`slow32`]'s answer, taken into a register by an empty assembly block. The call returns
     /// it in memory, and the compiler copied that memory into the caller's running sum with a
     /// block copy, after which it kept the sum in memory in the whole loop: a store and a
-    /// reload on the chain of every addition (`x86-64-v3` build on a Zen 4, where the run-time
-    /// AVX-512 path runs, `f32` sum: 4.8-4.9x / 4.9-5.1x -> 1.7-1.9x / 3.0x the plain
-    /// time, checks off / on).
+    /// reload on the chain of every addition (docs/performance.md).
     #[inline(always)]
     fn slow32_in_register(
         op: fn([f32; 4], [f32; 4], u32) -> [f32; 4],
@@ -1398,21 +1396,14 @@ macro_rules! dispatch {
             {
                 // The operations of a build without AVX-512 ask `rt512::mode` first and reach
                 // this where the portable path runs (`on` then says no) or while another thread
-                // sets that byte. For `f64` (`fallback`), without this answer they measured
-                // slower all the same, the compiler laying out their loops otherwise (Zen 5,
-                // default target: wave with checks on 16.2x -> 21.35x the plain time; Zen 4:
-                // dot 4.8x -> 7.5x, matmul 6.2x -> 9.5x). For `f32` the answer put a running
-                // sum in memory: this second copy of the fused block hands its result on in
-                // pieces (lanes 0-1, lane 2, the flags lane in a general register), and the
-                // compiler then keeps no part of a loop's accumulator that such pieces store in
-                // a register (Zen 4, default target, `f32` sum: 4.8x / 5.0x -> 1.8x / 3.0x the
-                // plain time, checks off / on; wave and the `f64` kernels unchanged).
+                // sets that byte. For `f64` (`fallback`) this answer keeps the compiler's loop
+                // layout fast; for `f32` it would put a running sum in memory (this copy hands
+                // its result on in pieces), so `f32` has none (docs/performance.md).
                 #[cfg(not(target_feature = "avx512f"))]
                 let fused = $fallback_pre && rt512::on();
                 // A native AVX-512 build runs the same fused blocks for `f32` (whose lanes are
                 // one register in both builds): fewer instructions than the compiler's code for
-                // the pre-tests after its own kernel (Zen 5, checks on: sum 4.7x -> 4.3x the
-                // plain time, wave 19.3x -> 18.3x).
+                // the pre-tests after its own kernel.
                 #[cfg(target_feature = "avx512f")]
                 let fused = $native_pre;
                 if !fused {
@@ -1748,7 +1739,7 @@ mod avx512 {
     }
     // The flags' OR runs at the value's own width (256 bits for `f64`, 128 for `f32`): only
     // embedded rounding needs a 512-bit instruction, and a processor that splits those in two
-    // halves (Zen 4) pays twice for each.
+    // halves pays twice for each.
 
     /// `a | b` on the four `f64` lanes, widened.
     #[inline(always)]
@@ -1773,8 +1764,7 @@ mod avx512 {
     // where `dir` says (a mask register): the compiler makes that a blend of the flags lane
     // after the upward instruction and a merge-masked downward one. Before, they used the
     // sign identity `RD(x) = −RU(−x)`, with a xor before and after one rounded instruction: a
-    // longer dependency chain (on a Zen 5, `overhead` with checks off: sum 4.7x -> 3.5x the
-    // plain time, dot 4.6x -> 3.8x, matmul 6.5x -> 5.2x). IEEE rounding is symmetric, so both
+    // longer dependency chain. IEEE rounding is symmetric, so both
     // give the same samples, signed zeros and overflows included.
 
     /// A native build with DQ and VL runs an assembly kernel for the sum and the product
@@ -1782,8 +1772,7 @@ mod avx512 {
     /// upward samples and the downward ones picked bit by bit into the operands' OR, three
     /// instructions from an operand to the result where the compiler makes the steps below,
     /// however written, into an upward instruction, a blend and a merge-masked downward one
-    /// that waits for the blend (a running sum on a Xeon, Emerald Rapids: 9 cycles per
-    /// operation -> 6).
+    /// that waits for the blend (docs/performance.md).
     #[inline(always)]
     pub(super) unsafe fn add_f64(a: L64, b: L64, dir: u32) -> L64 {
         #[cfg(all(target_feature = "avx512dq", target_feature = "avx512vl"))]
@@ -1856,8 +1845,7 @@ mod avx512 {
     /// A native build with DQ and VL runs the assembly kernel of the run-time path
     /// (`rt512::kernel32_add`): two instructions from an operand to the result instead of
     /// three. The compiler turns the same steps written with intrinsics (zero-masked sums and
-    /// a merge-masked ternary logic) back into four (on a Zen 5, `overhead` with checks off:
-    /// `f32` sum 3.6x -> 2.8x the plain time).
+    /// a merge-masked ternary logic) back into four.
     #[inline(always)]
     pub(super) unsafe fn add_f32(a: L32, b: L32, dir: u32) -> L32 {
         #[cfg(all(target_feature = "avx512dq", target_feature = "avx512vl"))]

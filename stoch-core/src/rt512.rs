@@ -1,64 +1,27 @@
 //! AVX-512 embedded rounding chosen at run time, for builds whose target does not enable
 //! AVX-512 (the default `x86-64` target above all).
 //!
-//! A program built for the default target runs the portable path: software directed rounding
-//! from error-free transformations, with Dekker's products where the target has no FMA, several
-//! times slower (the `overhead` example, checks off: dot 33x the plain time, wave 77x). When the
-//! processor it runs on has AVX-512F, DQ and VL (every AVX-512 processor but the Xeon Phi), the
-//! five kernels below (`+`, `*`, `/`, fused multiply-add and square root, for `f32` and `f64`)
-//! run AVX-512 embedded rounding instead, written as inline assembly: it needs no target
-//! feature from the compiler, so it is inlined into the user's loop like the rest of the
-//! operation.
+//! Contract: when the processor has AVX-512F, DQ and VL ([`available`]) and `STOCH_PORTABLE`
+//! does not ask for the portable path, the five kernels here (`+`, `*`, `/`, fused multiply-add
+//! and square root, `f32` and `f64`) give the same randomly rounded samples as the portable path
+//! for the same random bits, through inline assembly that needs no target feature from the
+//! compiler and so inlines into the user's loop.
 //!
-//! Each kernel rounds every lane up and every lane down with 512-bit instructions
-//! (`vaddpd {ru-sae}` and `{rd-sae}`, and friends) into `zmm16`-`zmm19`, and picks the downward
-//! lanes into the compiler's result registers with 128-bit instructions: for the `f64` sum and
-//! product, one `vpternlogq` per register under a lane selector read from [`TABLES`]
-//! (`kernel64!`); elsewhere a mask register from [`TABLES`] and `vblendmpd`. The `f32` sum
-//! instead rounds each way into zero-masked lanes and joins them with one `vpternlogd`
-//! (`kernel32_add!`). Registers 16-31 are out of reach of the legacy SSE code the
-//! compiler writes around the kernel, and the 128-bit writes clear the upper halves of the
-//! registers they write: the upper halves of `zmm0`-`zmm15` stay out of use, which that SSE code
-//! needs to run at full speed (on a Zen 4, dot product 8.8x instead of 5.1x the plain time with
-//! the checks off when a kernel wrote them). The registers the kernels use are declared
-//! clobbered, so a caller compiled with AVX-512 itself keeps nothing there across them.
+//! - Each kernel rounds every lane up and down with 512-bit instructions into `zmm16`-`zmm31`
+//!   and picks the lanes into the compiler's registers with 128-bit instructions (`kernel64!`,
+//!   `kernel32_add!`): the upper halves of `zmm0`-`zmm15` stay out of use, which the legacy SSE
+//!   code around the kernel needs to run at full speed (tested by
+//!   `kernels_leave_the_upper_halves_unused`). The registers used are declared clobbered.
+//! - `+`, `−`, `*` and `/` with checks on run their kernel and the checks' pre-test in one block
+//!   ([`add_pre_f64`] and the others), leaving one general register for the caller to test;
+//!   `f32` pre-tests compute in `f64`, where no `f32` difference is subnormal.
+//! - Every constant the kernels read is in one static, [`TABLES`].
+//! - The choice is made once per process, when the first thread seeds its generator
+//!   ([`detect`]); `+`, `*` and `/` read it, with what the configuration checks, from one byte
+//!   ([`mode`]).
 //!
-//! An earlier form rounded down through the sign identities (`RD(x) = −RU(−x)`) with one
-//! scalar instruction per sample: each sample went through a shuffle, the rounded instruction,
-//! an insert and two xors, on the dependency chain of every running sum. On a Zen 5, where
-//! most vector instructions take two cycles, that chain set the pace; the form above has three
-//! instructions on it (measured, checks off / on: `f32` sum 7.5x / 8.3x -> 3.8x / 4.3x the
-//! plain time, dot product 5.9x / 8.4x -> 4.2x / 6.7x, wave 17x / 27x -> 10x / 18x).
-//!
-//! `+`, `−`, `*` and `/` with their checks on run their kernel and the pre-test of their checks
-//! (see `ops`: the cancellation and accuracy-collapse tests of a sum, the noise tests of a
-//! product's or quotient's operand and result) in one assembly block ([`add_pre_f64`] and the
-//! others), which leaves one general register for the caller to test. The compiler's SSE2 code
-//! for the same tests takes more instructions (two-operand forms and their register copies) and
-//! more vector operations (a sum's pre-test: 13 in the assembly, about 20 in the compiler's
-//! code), and the vector pipes are what those loops wait on (a Zen 5, checks on: dot product
-//! 9.3x -> 8.3x the plain time, matmul 13.4x -> 12.1x, wave 35x -> 27x, `f32` sum 8.9x -> 8.3x;
-//! a dot-product iteration went from about 130 to 106 instructions). The noise pre-tests of an
-//! `f64` product or quotient test operand and result together (`noise_max64!`: 9 instructions
-//! where the compiler's took 17). A native build with AVX-512F, DQ and VL runs the same blocks
-//! for `f32`, whose lanes are one register in both builds (checks on: sum 4.7x -> 4.3x, wave 19.3x
-//! -> 18.3x); for `f64` the compiler's own pre-tests on its 256-bit value measured faster there.
-//! The `f32` pre-tests compute in `f64`, where no `f32` value or difference of two is
-//! subnormal: on Intel processors a subnormal result of an addition, or a subnormal operand or
-//! result of a product, takes a microcode assist of about 100 cycles (see `noise_pair32!`).
-//! Every constant they read is in one static, [`TABLES`], so that a loop keeps one address for
-//! all of them.
-//!
-//! The upper halves of `zmm0`-`zmm15` stay out of use only if no instruction writes those
-//! registers wider than 128 bits, and no extraction writes them at all: on a Xeon (Emerald
-//! Rapids), `vextractf64x2 xmm2, zmm16, 1` puts them in use (measured with `xgetbv`), and the
-//! quotient's and square root's upper lanes go through `xmm17` first. A test runs every kernel
-//! and checks (`kernels_leave_the_upper_halves_unused`).
-//!
-//! The choice is made once per process, when the first thread seeds its random generator
-//! ([`detect`]), and costs one load and one well-predicted branch per operation: `+`, `*` and
-//! `/` read it, with what the configuration checks, from one byte ([`mode`]).
-//! `STOCH_PORTABLE=1` keeps the portable path (to compare the two).
+//! Why each of these forms, and what the others cost: docs/performance.md, "The run-time
+//! AVX-512 path".
 
 use core::arch::asm;
 use core::arch::x86_64::{__m128, __m128d};
@@ -240,8 +203,7 @@ pub(crate) struct Pre64 {
 
 /// The bounds of the `f64` sum's pre-test (`add_test64!`), which compares magnitudes as bit
 /// patterns in general registers: the vector pipes are what a checked loop waits on, and the
-/// general ones are mostly idle (Zen 5, default target, checks on: dot 6.05x -> 5.9x the plain
-/// time, matmul 8.8x -> 8.65x, wave 16.75x -> 15.35x).
+/// general ones are mostly idle (measured in docs/performance.md).
 ///
 /// For positive normal numbers, `L(x) = bits(x)/2⁵² − 1023` is the exponent plus the fraction,
 /// which is at most `log₂ x` and at least `log₂ x − 0.0861` (the largest gap between
@@ -326,16 +288,14 @@ pub(crate) struct Tables {
     /// they run alone (the operation's checks are off); neither when the portable path runs
     /// ([`mode_bit`]). One byte that the operations test first, in place of the configuration's
     /// mask and [`Tables::on`]: one load and one branch instead of two of each, and one address
-    /// fewer for the loop to keep (Zen 5, default target, checks on: matmul 9.4-9.5x -> 8.8x the
-    /// plain time, dot 6.2x -> 6.05x, wave 17.8x -> 16.75x).
+    /// fewer for the loop to keep.
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     mode: AtomicU8,
     /// Whether the kernels below are the ones dispatched (builds without AVX-512).
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     on: AtomicBool,
     /// [`SumBounds::collapse`] in both lanes (offset [`SUM_SPREAD`]), last so that the other
-    /// fields keep their places: moving them moved the `f32` wave's figures by more than the
-    /// change measured (Zen 5, default target, checks off and on: 15%).
+    /// fields keep their places (their layout moved the `f32` wave's timings).
     sum_spread: Pair64,
     /// The factors of the `f32` sum's pre-test (offset [`SUM32`], see `add_test32!`), after
     /// the other fields for the same reason.
@@ -491,10 +451,8 @@ pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
 /// copies.
 ///
 /// The selector is read from memory where the quotient's and the other kernels' mask registers
-/// (`kmovb k1, [..]` and `vblendmpd`) take an instruction of their own: on a Zen 5 a mask
-/// register load occupies the vector pipes about as much as a vector instruction, which the
-/// loop of a checked sum of products is short of (default target, checks off / on: matmul
-/// 6.0x / 9.4x -> 5.6x / 9.0x the plain time, dot 4.25x / 6.4x -> 4.1x / 6.2x).
+/// (`kmovb k1, [..]` and `vblendmpd`) take an instruction of their own: a mask register load
+/// occupies the vector pipes, which the loop of a checked sum of products is short of.
 macro_rules! kernel64 {
     ($insn:literal) => {
         concat!(
@@ -517,9 +475,7 @@ macro_rules! kernel64 {
 }
 
 /// The same for a quotient, whose 512-bit instructions cost more: the operands' two registers
-/// are joined in `zmm18` and `zmm19` first, for one division each way instead of two (on a Zen
-/// 5, four independent 512-bit divisions take 3.7 ns, the three scalar ones of the earlier
-/// form 2.8 ns, two 512-bit ones half of 3.7).
+/// are joined in `zmm18` and `zmm19` first, for one division each way instead of two.
 macro_rules! kernel64_joined {
     ($insn:literal) => {
         concat!(
@@ -561,12 +517,9 @@ macro_rules! kernel32 {
 /// zero elsewhere, into `zmm16` and `zmm17`; the OR of the operands in `{r}` (its lane 3 the
 /// OR of the flags lanes), whose lanes 0-2 (`k3 = k1 | k2`) one `vpternlogd` then overwrites
 /// with the OR of the two sums, in each lane the one rounded the chosen way. A running sum
-/// waits on it 5.5 cycles per operation instead of 7.5 on a Zen 5 (assembly micro-benchmark;
-/// `overhead`, `f32` sum: checks off 3.8x -> 2.8x the plain time on the default target,
-/// checks on 4.2x -> 3.6x on both targets). Products and quotients keep the form above, one
-/// instruction shorter, which their loops measured faster (they rarely hang off a running
-/// value: wave with the checks on, default target, 18.7x with this form for all three, 17.15x
-/// with it for `+` alone).
+/// waits on two instructions instead of three. Products and quotients keep the form above, one
+/// instruction shorter in all, which their loops measured faster: they rarely hang off a
+/// running value (docs/performance.md).
 macro_rules! kernel32_add {
     ($insn:literal) => {
         concat!(
@@ -592,8 +545,7 @@ macro_rules! kernel32_add {
 /// `|x₀|`, or where a sample is not finite (`inf − inf` is a NaN with its sign set): products
 /// that overflow take the checks for nothing. Nine instructions and one general register,
 /// where the test of `[v₁, v₂, r₁, r₂]` against `[v₀, v₀, r₀, r₀]` in a 256-bit register took
-/// ten and a mask register (Zen 5, default target, checks on: matmul 8.55x -> 8.4x the plain
-/// time, dot 5.8x -> 5.7x, wave 15.35x -> 15.1x).
+/// ten and a mask register.
 macro_rules! noise_max64 {
     ($lo:literal, $hi:literal) => {
         concat!(
@@ -623,16 +575,13 @@ macro_rules! noise_max64 {
 ///
 /// In `f64`, since no `f32` value and no difference of two is subnormal there: on Intel
 /// processors, an addition whose result is subnormal, or a product with a subnormal operand or
-/// result, takes a microcode assist of about 100 cycles (measured on a Xeon, Emerald Rapids:
-/// 43-54 ns per instruction; additions of subnormal operands with a normal or zero result, and
-/// compares, take none). The differences of the samples of a value below about 2⁻¹⁰³ are
-/// subnormal, and random rounding keeps values from underflowing to zero: the `overhead`
-/// example's 3-D wave, whose field decays towards the subnormal range ahead of its front, spent
-/// about half its time with every check on in assists of the pre-tests (checks on, native
-/// build: 52-54x -> 30x the plain time; default target: 43-57x -> 28-33x). In registers 20 and
-/// 21: a write of `ymm0`-`ymm15` would put their upper halves in use, which the legacy-SSE code
-/// of a build for the default target pays for at every instruction (measured: the same wave 24
-/// times slower; `kernels_leave_the_upper_halves_unused` tests it). The comparison goes to a
+/// result, takes a microcode assist of about 100 cycles. The differences of the samples of a
+/// value below about 2⁻¹⁰³ are subnormal, and random rounding keeps values from underflowing
+/// to zero, so a decaying field (the `overhead` example's wave) would pay it in every pre-test
+/// (docs/performance.md, "Subnormal numbers"). In registers 20 and 21: a write of
+/// `ymm0`-`ymm15` would put their upper halves in use, which the legacy-SSE code of a build for
+/// the default target pays for at every instruction (`kernels_leave_the_upper_halves_unused`
+/// tests it). The comparison goes to a
 /// mask register, since `vmovmskpd` cannot read registers 16-31.
 macro_rules! noise_pair32 {
     ($v:literal) => {
@@ -825,14 +774,12 @@ macro_rules! binop32 {
 ///
 /// The noise test of `r` stays in a vector register: the sign of `|r₀| − 42·|rᵢ − r₀|`, one
 /// fused multiply-add with one rounding, where [`maybe_noise`](crate::ops::maybe_noise)
-/// compares the rounded product with `|r₀|` (one instruction less; Zen 5, checks on: `f32` sum
-/// 4.31x -> 4.14-4.18x). The two differ only where `42·|rᵢ − r₀|` rounds to `|r₀|`, a spread far
+/// compares the rounded product with `|r₀|` (one instruction less). The two differ only where `42·|rᵢ − r₀|` rounds to `|r₀|`, a spread far
 /// below any noise, or where `r₀` is infinite (`inf − inf` is a NaN with its sign set), which
 /// `t > 0` excludes. Its factor is [`SumBounds::collapse`], 0 when collapses are not detected:
 /// then only a sum with a sample that is not finite can pass as noise (`0·inf` is a NaN with its
 /// sign set), and takes the checks for nothing (one instruction less than masking the test's
-/// bits; Zen 5, default target, checks on: dot 5.6x -> 5.3x the plain time, matmul 8.35x ->
-/// 8.3x).
+/// bits).
 macro_rules! add_test64 {
     () => {
         concat!(
@@ -958,8 +905,7 @@ binop32!(
 /// the checks that run without a kernel of their own here (a product or quotient by a plain
 /// number, the math functions' collapse check): a bit per sample far from its value's `x`,
 /// `[v₁, v₂, w₁, w₂]` in bits 0-3. The SSE2 form of that test in `f32` took a microcode assist
-/// wherever the samples' difference was subnormal, on Intel processors (`overhead`'s wave with
-/// every check on, default target, Xeon Emerald Rapids: 4.2-4.8 s -> 3.3-3.6 s). Only where
+/// wherever the samples' difference was subnormal, on Intel processors. Only where
 /// [`available`] says the processor has AVX-512F, DQ and VL.
 #[cfg(not(target_feature = "avx512f"))]
 #[inline(always)]
@@ -1132,20 +1078,12 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
 /// (whose lane 3 is the OR of the flags lanes): the first takes lanes 0-2 from the upward
 /// result under the selector of lane 3 ([`Lane3`]), the second the downward lanes from the
 /// downward result under the selector row of [`Tables::sel64`] for the direction, both
-/// selectors memory operands. Three instructions from an operand to the result: 6 cycles on a
-/// Xeon, Emerald Rapids, where the compiler's form of the same steps (an upward instruction, a
-/// blend of the flags lane, and a downward instruction merge-masked into the blend's result,
-/// which it makes of any intrinsics that say this) takes 9, a running sum waiting on all three.
-/// No mask register: on that processor a mask register load (`kmovb k, m8`) occupies a vector
-/// port, and a form with zero-masked instructions and mask registers, two instructions from
-/// operand to result like `kernel32_add!`, measured slower there with the checks on (matmul
-/// 10.4-11.4x -> 12.1-12.9x the plain time). Nor `vblendpd`, which has no EVEX form and cannot
-/// name registers 16-31, which the compiler may give the result in a large loop. Measured with
-/// the `overhead` example's matmul (a running `f64` sum of products, 200×200), same machine,
-/// two processes side by side (so that both see the same load from the host's other tenants),
-/// minimum of 20 runs, four pairs: checks off 26.4-30.5 ms -> 23.6-25.4 ms, every check on
-/// 45.8-49.3 ms -> 44.2-49.1 ms (within the noise: that loop waits on its checks' vector
-/// instructions, not on the running sum).
+/// selectors memory operands. Three instructions from an operand to the result, where the
+/// compiler's form of the same steps (an upward instruction, a blend of the flags lane, and a
+/// downward instruction merge-masked into the blend's result) chains all three behind each
+/// other. No mask register, whose load occupies a vector port; nor `vblendpd`, which has no
+/// EVEX form and cannot name registers 16-31, which the compiler may give the result in a
+/// large loop. The measurements: docs/performance.md.
 ///
 /// A function with the target features of its own, as `ops::add_pre64_avx512`: a crate built
 /// without them that instantiates the generic operators (a doctest) compiles a call.
@@ -1250,8 +1188,8 @@ mod tests {
     /// Every kernel, alone and with its pre-test, leaves the upper halves of `zmm0`-`zmm15` out
     /// of use (state components 2 and 6), as the legacy-SSE code of a build for the default
     /// target needs: with them in use, every SSE instruction pays for merging them (an `f32`
-    /// pre-test that wrote `ymm` registers made the `overhead` example's wave with every check
-    /// 24 times slower on a Xeon). Only in a build without AVX, whose own code cannot put them
+    /// pre-test that wrote `ymm` registers made the `overhead` example's wave many times slower).
+    /// Only in a build without AVX, whose own code cannot put them
     /// in use.
     #[cfg(not(target_feature = "avx"))]
     #[test]
