@@ -203,10 +203,18 @@ macro_rules! impl_nalgebra {
             fn unscale(self, factor: Self) -> Self {
                 self / factor
             }
+            /// The sign as one decision for all samples: see [`branch_sign`].
             #[track_caller]
             #[inline]
             fn signum(self) -> Self {
-                Stochastic::signum(self)
+                branch_sign(self)
+            }
+            /// `(|x|, branch_sign(x))`, without dividing (simba's default divides `x` by `|x|`,
+            /// `0/0` in a noise value's zero sample).
+            #[track_caller]
+            #[inline]
+            fn to_exp(self) -> (Self, Self) {
+                (Stochastic::abs(self), branch_sign(self))
             }
             same!(
                 floor, ceil, round, trunc, fract, recip, sin, cos, tan, asin, acos, atan, sinh,
@@ -326,6 +334,35 @@ macro_rules! impl_nalgebra {
 
         scalar_lhs!($t; Mul::mul, *; Add::add, +; Sub::sub, -; Div::div, /);
     };
+}
+
+/// The sign of `x` as one decision for all three samples: `1` when `x >= 0` as a stochastic
+/// relation, else `−1`, exact and carrying `x`'s flags (NaN for NaN). nalgebra branches on the
+/// sign of a real (`signum`, `to_exp`) to pick a Householder reflection, a Givens rotation or a
+/// shift; as for any branch in DSA, the three samples take the same one, decided on the mean.
+/// A per-sample sign (the library's [`Stochastic::signum`]) sends the samples of a noise value
+/// down different branches, to different (each valid) factorizations whose mixture is noise.
+///
+/// # Instability
+///
+/// Branching at nalgebra's line when `x` is numerical noise (the choice rests on round-off);
+/// the sign then carries the branching flag.
+#[track_caller]
+#[inline]
+fn branch_sign<T: crate::StochFloat>(x: Stochastic<T>) -> Stochastic<T> {
+    if x.to_f64().is_nan() {
+        return Stochastic::NAN;
+    }
+    let one = if x >= Stochastic::ZERO {
+        T::ONE
+    } else {
+        -T::ONE
+    };
+    let mut flags = x.flags();
+    if x.is_numerical_noise() {
+        flags = flags.with(crate::Instability::Branching);
+    }
+    Stochastic::from_parts([one; 3], flags)
 }
 
 /// `s op m` with a stochastic scalar on the left, elementwise (`s * m` is the scaled matrix,
