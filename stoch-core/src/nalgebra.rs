@@ -203,13 +203,14 @@ macro_rules! impl_nalgebra {
             fn unscale(self, factor: Self) -> Self {
                 self / factor
             }
-            /// The sign as one decision for all samples: see [`branch_sign`].
+            /// The sign as one decision for all samples: `1` when `x >= 0` as a stochastic
+            /// relation, else `−1` (a branching instability when `x` is noise).
             #[track_caller]
             #[inline]
             fn signum(self) -> Self {
                 branch_sign(self)
             }
-            /// `(|x|, branch_sign(x))`, without dividing (simba's default divides `x` by `|x|`,
+            /// `(|x|, signum(x))`, without dividing (simba's default divides `x` by `|x|`,
             /// `0/0` in a noise value's zero sample).
             #[track_caller]
             #[inline]

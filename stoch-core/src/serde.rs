@@ -110,7 +110,8 @@ impl<'de> Deserialize<'de> for FlagNames {
 }
 
 impl<T: StochFloat + Serialize> Serialize for Stochastic<T> {
-    /// See the [module documentation](self) for the two forms.
+    /// Human-readable formats: `{"samples": [x, y, z], "flags": [kind, ...]}`; binary ones:
+    /// the tuple `(x, y, z, flag byte)`.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let [x, y, z] = self.s();
         if s.is_human_readable() {
@@ -222,7 +223,8 @@ fn check_bits<E: de::Error>(bits: u8) -> Result<Flags, E> {
 }
 
 impl<'de, T: StochFloat + Deserialize<'de>> Deserialize<'de> for Stochastic<T> {
-    /// See the [module documentation](self) for the accepted forms.
+    /// The forms [`Serialize`] writes; from a human-readable format also a plain number (exact)
+    /// or `[x, y, z]`.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let human = d.is_human_readable();
         let v = StochVisitor {
