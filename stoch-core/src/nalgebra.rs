@@ -9,6 +9,13 @@
 //! - the math functions are the library's randomly rounded ones (DESIGN §2);
 //! - comparisons are stochastic relations (`PartialOrd`): a pivot or a stopping test decided on
 //!   numerical noise records an unstable branching at nalgebra's line;
+//! - the sign of a real (`signum`, `to_exp`), by which nalgebra picks a reflection, a rotation
+//!   or a shift, is one decision for all three samples, as any branch is in DSA: `1` when
+//!   `x >= 0` as a stochastic relation, else `−1`, with a branching instability when `x` is
+//!   noise; the modulus is the library's per-sample `abs`. (Of the alternatives we tried, the
+//!   library's per-sample `signum` sent the samples of noise values down different branches and
+//!   left the symmetric eigenvalues of a well-conditioned matrix without a digit, and a modulus
+//!   `x · sign` made more results NaN);
 //! - `is_zero` means exact zero, so a pivot that is a computed zero (noise) is used, and the
 //!   division by it is reported as an unstable division, instead of being skipped as if exact;
 //! - `f64` constants enter `Sf32` code rounded randomly ([`Sf32::from_f64`](crate::Sf32)).
@@ -21,7 +28,20 @@
 //! pass: call the `try_` forms with a limit, for example
 //! `m.try_svd(true, true, Sf64::EPSILON * 5.0, 1000)`,
 //! `m.try_symmetric_eigen(Sf64::EPSILON, 1000)`, `m.try_schur(Sf64::EPSILON, 1000)`;
-//! they return `None` when the limit is reached.
+//! they return `None` when the limit is reached. (In our trials the SVD of a permutation
+//! matrix never converged; the Schur and symmetric eigen iterations stopped by themselves, but
+//! nothing guarantees it.) 1000 is far above what a matrix that converges needs (f64: tens).
+//!
+//! # Limits
+//!
+//! - A rank-deficient matrix can give NaN samples: a column that is exactly zero in one sample
+//!   and noise in the others is divided by its own norm (`0/0`), reported as an unstable
+//!   division. The sorted `svd()`/`try_svd()` then panic in nalgebra ("Singular value was
+//!   NaN"); `svd_unordered`/`try_svd_unordered` return the values.
+//! - A deflation test (`|e| <= eps·(|d₁| + |d₂|)`) on a noise entry holds, since noise is
+//!   equal to zero in DSA: the iteration drops the entry where IEEE would iterate on. On
+//!   ill-conditioned matrices the SVD loses more digits than IEEE's (the estimate stays honest,
+//!   and the report shows the branchings in nalgebra's `svd.rs`).
 //!
 //! ```
 //! use nalgebra::{Matrix3, Vector3};
@@ -203,8 +223,7 @@ macro_rules! impl_nalgebra {
             fn unscale(self, factor: Self) -> Self {
                 self / factor
             }
-            /// The sign as one decision for all samples: `1` when `x >= 0` as a stochastic
-            /// relation, else `−1` (a branching instability when `x` is noise).
+            /// The sign as one decision for all samples: see [`branch_sign`].
             #[track_caller]
             #[inline]
             fn signum(self) -> Self {
