@@ -54,3 +54,20 @@ fn estimated_digits_agree_with_the_true_error() {
         );
     }
 }
+
+/// Under `#[stochastic]`, `2.0 * m` is written as in f64 code: the literal becomes a stochastic
+/// scalar, which this crate's impls put on the left of a matrix (plain `2.0 * m` with an `f64`
+/// is nalgebra's to implement, for the primitive types only).
+#[stoch_core::stochastic]
+fn scaled(m: nalgebra::DMatrix<f64>) -> nalgebra::DMatrix<f64> {
+    2.0 * &m + m * 0.5
+}
+
+#[test]
+fn scalar_on_the_left_in_macro_code() {
+    let m = nalgebra::DMatrix::from_element(2, 2, stoch_core::Sf64::ONE / 3.0);
+    let r = scaled(m);
+    assert!(r
+        .iter()
+        .all(|x| (x.to_f64() - 2.5 / 3.0).abs() < 1e-15 && x.digits() >= 14));
+}

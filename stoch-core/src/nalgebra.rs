@@ -223,7 +223,8 @@ macro_rules! impl_nalgebra {
             fn unscale(self, factor: Self) -> Self {
                 self / factor
             }
-            /// The sign as one decision for all samples: see [`branch_sign`].
+            /// The sign as one decision for all samples: `1` when `x >= 0` as a stochastic
+            /// relation, else `−1`; a branching instability when `x` is noise.
             #[track_caller]
             #[inline]
             fn signum(self) -> Self {
