@@ -16,7 +16,7 @@
 //! the default seed: order 4: 12 digits estimated for every method (12.4-12.8 right); order 6:
 //! 9-10 (SVD 7); order 8: 6-7 (SVD `@.0`, and really none right, where IEEE's SVD keeps 8:
 //! DSA's deflation tests take noise for zero); order 10: 3-4 (SVD 1); order 12: `@.0` or 1;
-//! order 13 and 14: `@.0` everywhere, flagged unstable. The report: cancellations in the
+//! order 13 and 14: `@.0` everywhere, flagged unstable. The report (stderr): cancellations in the
 //! ndarray elimination's line, unstable branchings, multiplications and divisions in nalgebra's
 //! `givens.rs`, `svd.rs`, `lu.rs` and `min_max.rs` (the pivot searches).
 // Textbook loops, written as the numerical literature writes them.
@@ -321,7 +321,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     picture(&all, &out)?;
     println!("picture: {}", out.display());
-    println!("{}", stoch_core::report());
-    stoch_core::reset();
+    // The instability report, on stderr, once.
+    stoch_core::finish();
     Ok(())
 }
