@@ -27,3 +27,15 @@ fn assert_relative_eq_on_stochastic_matrices() {
     ));
     assert_eq!(stoch_core::report().total(), before);
 }
+
+/// With `ndarray` on, approx compares arrays of stochastic values too.
+#[cfg(feature = "ndarray")]
+#[test]
+fn assert_relative_eq_on_stochastic_arrays() {
+    let a = ndarray::Array1::from_elem(3, Sf64::ONE / 3.0) * Sf64::new(3.0);
+    assert_relative_eq!(a, ndarray::Array1::from_elem(3, Sf64::ONE));
+    assert!(!relative_eq!(
+        a,
+        ndarray::Array1::from_elem(3, Sf64::new(1.001))
+    ));
+}

@@ -371,6 +371,8 @@ fn sf32_decompositions() {
         a.full_piv_lu().solve(&b).unwrap(),
         a.qr().solve(&b).unwrap(),
         a.cholesky().unwrap().solve(&b),
+        a.col_piv_qr().solve(&b).unwrap(),
+        a.lblt().solve(&b).unwrap(),
     ] {
         for (i, xi) in x.iter().enumerate() {
             assert!(xi.digits() >= 6, "{xi}");
@@ -418,4 +420,20 @@ fn iterative_decompositions_stop_at_the_limit() {
     assert!(ps.clone().try_schur(Sf64::EPSILON, 1000).is_some());
     let sym = &ps + ps.transpose();
     assert!(sym.try_symmetric_eigen(Sf64::EPSILON, 1000).is_some());
+}
+
+/// A stochastic scalar on the left of a matrix, by value and by reference.
+#[test]
+fn scalar_on_the_left() {
+    // A heap matrix: the by-reference forms are the ones that matter for it.
+    let m = DMatrix::from_fn(4, 4, |i, j| Sf64::from((i * 4 + j + 1) as u32));
+    let s = Sf64::new(2.0);
+    let f = |m: DMatrix<Sf64>| m.map(|x| x.to_f64());
+    assert_eq!(f(s * &m), f(m.clone()).map(|x| 2.0 * x));
+    assert_eq!(f(s * m.clone()), f(m.clone() * s));
+    assert_eq!(f(s - &m), f(m.clone()).map(|x| 2.0 - x));
+    assert_eq!(f(s + m.clone()), f(m.clone()).map(|x| 2.0 + x));
+    assert_eq!((s / &m)[(0, 1)].to_f64(), 1.0);
+    let v = Vector4::new(1.0f32, 2.0, 3.0, 4.0).map(Sf32::new);
+    assert_eq!((Sf32::new(0.5) * v)[3].to_f64(), 2.0);
 }

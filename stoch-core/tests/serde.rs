@@ -104,3 +104,17 @@ fn existing_files_load_into_stochastic_structs() {
         assert!(same_bits(back.position[i], q.position[i]));
     }
 }
+
+/// With `nalgebra` and `ndarray` on, their matrices and arrays of stochastic values serialize.
+#[cfg(all(feature = "nalgebra", feature = "ndarray"))]
+#[test]
+fn matrices_and_arrays_serialize() {
+    let m = nalgebra::Matrix2::from_fn(|i, j| Sf64::ONE / ((i + j + 1) as f64));
+    let back: nalgebra::Matrix2<Sf64> =
+        serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+    assert!(m.iter().zip(back.iter()).all(|(a, b)| same_bits(*a, *b)));
+    let a = ndarray::Array1::from_vec(vec![Sf32::ONE / 3.0, Sf32::new(2.5)]);
+    let back: ndarray::Array1<Sf32> =
+        postcard::from_bytes(&postcard::to_allocvec(&a).unwrap()).unwrap();
+    assert!(a.iter().zip(back.iter()).all(|(x, y)| same_bits(*x, *y)));
+}
