@@ -71,3 +71,24 @@ fn scalar_on_the_left_in_macro_code() {
         .iter()
         .all(|x| (x.to_f64() - 2.5 / 3.0).abs() < 1e-15 && x.digits() >= 14));
 }
+
+/// The report names nalgebra's lines: the pivot search that compared noise (an unstable
+/// branching) and the division by a pivot that became noise (an unstable division).
+#[test]
+fn report_names_the_pivots_that_became_noise() {
+    use nalgebra::{DMatrix, DVector};
+    use stoch_core::{Instability, Sf64};
+    let h = DMatrix::from_fn(13, 13, |i, j| Sf64::ONE / ((i + j + 1) as f64));
+    let x = h.lu().solve(&DVector::from_element(13, Sf64::ONE)).unwrap();
+    assert!(x.iter().any(|v| v.flags().contains(Instability::Division)));
+    let report = stoch_core::report();
+    let at = |kind: Instability, file: &str| {
+        report
+            .sites()
+            .iter()
+            .any(|s| s.kind == kind && s.file.contains("nalgebra") && s.file.ends_with(file))
+    };
+    // The pivot search (`icamax`) compares moduli in nalgebra's base/min_max.rs.
+    assert!(at(Instability::Branching, "min_max.rs"), "{report}");
+    assert!(at(Instability::Division, "lu.rs"), "{report}");
+}
