@@ -38,11 +38,13 @@
 //!   and noise in the others is divided by its own norm (`0/0`), reported as an unstable
 //!   division. The sorted `svd()`/`try_svd()` then panic in nalgebra ("Singular value was
 //!   NaN"); `svd_unordered`/`try_svd_unordered` return the values.
-//! - Known wrong result, not understood yet: the Schur form (`schur`, `eigenvalues`,
+//! - Known wrong results, not understood yet: the Schur form (`schur`, `eigenvalues`,
 //!   `complex_eigenvalues`) of a symmetric tridiagonal matrix of odd order (4 on the diagonal,
-//!   1 beside it, orders 3, 5, 7) does not rebuild the matrix (error 0.2 to 0.9, the trace
-//!   kept), where f64, also with the entries perturbed by an ulp, is right; even orders and the
-//!   other matrices tried are right. For symmetric matrices use `symmetric_eigen`.
+//!   1 beside it, orders 3, 5, 7) does not rebuild the matrix (error 0.2 to 1, the trace kept);
+//!   dense 3×3 matrices rebuild to 1e-8 only, or NaN. On such 3×3 matrices nalgebra's f64
+//!   iteration itself needs 36 steps; f64, also with the entries perturbed by an ulp, is right;
+//!   even orders and the other matrices tried are right. For symmetric matrices use
+//!   `symmetric_eigen`.
 //! - A deflation test (`|e| <= eps·(|d₁| + |d₂|)`) on a noise entry holds, since noise is
 //!   equal to zero in DSA: the iteration drops the entry where IEEE would iterate on. On
 //!   ill-conditioned matrices the SVD loses more digits than IEEE's (the estimate stays honest,
