@@ -38,13 +38,16 @@
 //!   and noise in the others is divided by its own norm (`0/0`), reported as an unstable
 //!   division. The sorted `svd()`/`try_svd()` then panic in nalgebra ("Singular value was
 //!   NaN"); `svd_unordered`/`try_svd_unordered` return the values.
-//! - Known wrong results, not understood yet: the Schur form (`schur`, `eigenvalues`,
-//!   `complex_eigenvalues`) of a symmetric tridiagonal matrix of odd order (4 on the diagonal,
-//!   1 beside it, orders 3, 5, 7) does not rebuild the matrix (error 0.2 to 1, the trace kept);
-//!   dense 3×3 matrices rebuild to 1e-8 only, or NaN. On such 3×3 matrices nalgebra's f64
-//!   iteration itself needs 36 steps; f64, also with the entries perturbed by an ulp, is right;
-//!   even orders and the other matrices tried are right. For symmetric matrices use
-//!   `symmetric_eigen`.
+//! - Schur on matrices where nalgebra's double-shift step stagnates (no exceptional shift):
+//!   a symmetric tridiagonal matrix of odd order (4 on the diagonal, 1 beside it: the shift
+//!   makes the step a permutation), and some dense 3×3 ones. f64 gets out of the stagnation
+//!   through round-off alone (36 steps for a 3×3); under DSA the three samples drift apart
+//!   into different, each valid, similarity transforms, the entries lose every digit (flagged:
+//!   self-validation fails), and a Givens rotation built from them is skipped
+//!   (`denom > 0` is false for a computed zero) before nalgebra zeroes the entry it should
+//!   have annihilated: the Schur form does not rebuild the matrix (error 0.2 to 1). The
+//!   result's flags and the report say the estimate cannot be trusted, but the digits shown
+//!   are wrong. For symmetric matrices use `symmetric_eigen`.
 //! - A deflation test (`|e| <= eps·(|d₁| + |d₂|)`) on a noise entry holds, since noise is
 //!   equal to zero in DSA: the iteration drops the entry where IEEE would iterate on. On
 //!   ill-conditioned matrices the SVD loses more digits than IEEE's (the estimate stays honest,

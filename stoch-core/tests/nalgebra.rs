@@ -7,7 +7,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use approx::assert_relative_eq;
-use nalgebra::{DMatrix, DVector, Matrix4, Vector4};
+use nalgebra::{DMatrix, DVector, Matrix3, Matrix4, Vector4};
 use stoch_core::{Flags, Instability, Sf32, Sf64, StochFloat, Stochastic};
 
 /// The symmetric positive definite tridiagonal matrix (4 on the diagonal, 1 beside it):
@@ -436,4 +436,28 @@ fn scalar_on_the_left() {
     assert_eq!((s / &m)[(0, 1)].to_f64(), 1.0);
     let v = Vector4::new(1.0f32, 2.0, 3.0, 4.0).map(Sf32::new);
     assert_eq!((Sf32::new(0.5) * v)[3].to_f64(), 2.0);
+}
+
+/// Where nalgebra's Schur iteration stalls (the double shift of this matrix makes the step a
+/// permutation) and f64 escapes by round-off, the samples drift apart and the Schur form is
+/// wrong; DSA must then say so: the form's entries carry a self-validation flag.
+#[test]
+fn stalled_schur_is_flagged() {
+    let a = Matrix3::new(4.0, 1.0, 0.0, 1.0, 4.0, 1.0, 0.0, 1.0, 4.0);
+    let (q, t) = a.try_schur(f64::EPSILON, 1000).unwrap().unpack();
+    assert!((q * t * q.transpose() - a).abs().max() < 1e-13);
+    stoch_core::seed(5);
+    let s = a.map(Sf64::new);
+    let (_, t) = s.try_schur(Sf64::EPSILON, 1000).unwrap().unpack();
+    let f = flags(t.iter().copied());
+    assert!(SELF_VALIDATION.iter().any(|k| f.contains(*k)), "{f:?}");
+    // symmetric_eigen is right on it.
+    let e = s.symmetric_eigenvalues();
+    let mut e: Vec<f64> = e.iter().map(|x| x.to_f64()).collect();
+    e.sort_by(f64::total_cmp);
+    let exact = [4.0 - 2f64.sqrt(), 4.0, 4.0 + 2f64.sqrt()];
+    assert!(
+        e.iter().zip(exact).all(|(x, y)| (x - y).abs() < 1e-14),
+        "{e:?}"
+    );
 }
