@@ -71,4 +71,12 @@ pub use report::{
 pub use rng::{current_seed, seed, DEFAULT_SEED};
 mod fmt;
 pub use fmt::ParseStochasticError;
+#[cfg(feature = "approx")]
+mod approx;
 mod composite_stoch;
+#[cfg(feature = "nalgebra")]
+mod nalgebra;
+#[cfg(feature = "ndarray")]
+mod ndarray;
+#[cfg(feature = "serde")]
+mod serde;
