@@ -147,6 +147,10 @@ impl Drop for Job {
                 self.rank(),
                 self.size()
             );
+            // MPI_Abort reaches the launcher faster than this rank's stderr: without a pause
+            // Hydra tore the job down before it forwarded the lines above (seen with MPICH
+            // 4.0, about one run in three).
+            std::thread::sleep(std::time::Duration::from_millis(500));
             self.world.abort(101);
         }
         if let Err(e) = self.finish() {

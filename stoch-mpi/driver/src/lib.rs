@@ -177,7 +177,6 @@ pub fn run(
     env: &[(&str, &str)],
     limit: Duration,
 ) -> JobOutput {
-    use std::os::unix::process::CommandExt;
     let dir = std::env::temp_dir();
     let tag = format!(
         "stoch-mpi-{}-{}",
@@ -201,9 +200,7 @@ pub fn run(
         .args(args)
         .stdin(Stdio::null())
         .stdout(out_file)
-        .stderr(err_file)
-        // Its own process group, so that a job past its limit is killed with all its ranks.
-        .process_group(0);
+        .stderr(err_file);
     // The test environment's STOCH_* settings are not the job's unless passed in `env`.
     for (k, _) in std::env::vars() {
         if k.starts_with("STOCH_") && k != "STOCH_REQUIRE_MPI" {
@@ -220,9 +217,21 @@ pub fn run(
             break Some(s);
         }
         if start.elapsed() > limit {
+            // mpiexec passes SIGTERM on to its ranks and ends them (MPICH's Hydra and Open
+            // MPI's mpirun both do); SIGKILL if it has not ended a few seconds later. (Its own
+            // process group would make that simpler, but there Hydra cut a panicking rank's
+            // output short.)
             let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .args(["-TERM", &child.id().to_string()])
                 .status();
+            let grace = Instant::now();
+            while grace.elapsed() < Duration::from_secs(5) {
+                if child.try_wait().ok().flatten().is_some() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = child.kill();
             let _ = child.wait();
             break None;
         }

@@ -182,7 +182,8 @@ fn a_panicking_rank_ends_the_job_instead_of_hanging() {
         assert!(
             out.stderr
                 .contains(&format!("stoch-mpi: rank {} of {n} panicked", n - 1)),
-            "{}",
+            "{n} ranks, status {:?}:\n{}",
+            out.status,
             out.stderr
         );
         assert!(out.stderr.contains("fails on purpose"), "{}", out.stderr);
