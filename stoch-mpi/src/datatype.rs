@@ -164,6 +164,13 @@ mpi_float!(f64, SF64_TYPE, SF64_PAIR_TYPE, result_f64);
 /// }
 /// world.process_at_rank(0).broadcast_into(wire_mut(&mut xs));
 /// assert_eq!(xs[0].digits(), 15);
+/// // Rank 0 gathers everyone's first value.
+/// let mut all = vec![Sf64::ZERO; world.size() as usize];
+/// if world.rank() == 0 {
+///     world.process_at_rank(0).gather_into_root(wire(&xs[..1]), wire_mut(&mut all));
+/// } else {
+///     world.process_at_rank(0).gather_into(wire(&xs[..1]));
+/// }
 /// ```
 #[derive(Clone, Copy)]
 #[repr(transparent)]

@@ -45,8 +45,10 @@ pub struct Job {
 /// [`Job::every_rank`] asks.
 ///
 /// ```no_run
+/// use mpi::traits::*;
 /// let job = stoch_mpi::init(stoch_core::Config::from_env()?)?;
 /// let world = job.world();
+/// println!("rank {} of {}", world.rank(), world.size());
 /// // ... compute, exchange, reduce ...
 /// drop(job); // rank 0 prints the job's report; MPI finalizes
 /// # Ok::<(), stoch_mpi::Error>(())

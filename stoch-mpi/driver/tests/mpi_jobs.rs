@@ -11,7 +11,7 @@ const LIMIT: Duration = Duration::from_secs(180);
 
 fn checks() -> Option<(Mpi, PathBuf)> {
     let mpi = mpi_or_skip()?;
-    let bin = build(false).join("mpi_checks");
+    let bin = build(false)?.join("mpi_checks");
     Some((mpi, bin))
 }
 
@@ -198,4 +198,66 @@ fn fallible_calls_answer_errors() {
         expect_ok(&out, "errors");
         assert_eq!(out.lines("rank ").len(), n as usize, "{}", out.stdout);
     }
+}
+
+/// The examples run, small, and show what their documentation says.
+#[test]
+fn examples_run_and_show_what_they_say() {
+    let Some(mpi) = mpi_or_skip() else { return };
+    let Some(dir) = build(false) else { return };
+    let out_dir = std::env::temp_dir().join(format!("stoch-mpi-gs-{}", std::process::id()));
+    let o = out_dir.to_string_lossy().to_string();
+    let gs = run(
+        &mpi,
+        4,
+        &dir.join("mpi_global_sum"),
+        &["--sizes", "4000,6000", "--out", &o],
+        &[],
+        LIMIT,
+    );
+    expect_ok(&gs, "mpi_global_sum");
+    // Three data sets, each with its order-independent sum equal over 1, 2 and 4 ranks.
+    assert_eq!(
+        gs.stdout
+            .matches("bit-identical for every rank count: yes")
+            .count(),
+        3,
+        "{}",
+        gs.stdout
+    );
+    assert!(
+        gs.stdout.contains("@.0 ("),
+        "no computed zero:\n{}",
+        gs.stdout
+    );
+    assert!(out_dir.join("mpi-global-sum.md").exists());
+    assert!(std::fs::read_to_string(out_dir.join("mpi-global-sum.svg"))
+        .is_ok_and(|s| s.contains("<svg")));
+    let _ = std::fs::remove_dir_all(&out_dir);
+
+    let heat = run(&mpi, 2, &dir.join("mpi_heat"), &["--grid", "8"], &[], LIMIT);
+    expect_ok(&heat, "mpi_heat");
+    // The residual ends as numerical noise, and the stopping test that compared it is in
+    // the job's report as an unstable branching taken on both ranks.
+    assert!(heat.stdout.contains("@.0"), "{}", heat.stdout);
+    let branching = heat
+        .stderr
+        .lines()
+        .find(|l| l.contains("mpi_heat.rs") && l.contains("branching"))
+        .unwrap_or_else(|| panic!("no branching site in the report:\n{}", heat.stderr));
+    assert!(
+        branching.contains("0:") && branching.contains("1:"),
+        "{branching}"
+    );
+
+    let cost = run(
+        &mpi,
+        2,
+        &dir.join("mpi_allreduce_cost"),
+        &["1000", "3"],
+        &[],
+        LIMIT,
+    );
+    expect_ok(&cost, "mpi_allreduce_cost");
+    assert!(cost.stdout.contains("ratio"), "{}", cost.stdout);
 }
