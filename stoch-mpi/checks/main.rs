@@ -391,6 +391,25 @@ fn repeat(job: &stoch_mpi::Job) -> Result<(), Error> {
     world.all_gather_into(&mine[..], &mut flat[..]);
     let all: Vec<&[u64]> = flat.chunks_exact(3).collect();
     let total = all_reduce(world, acc, Op::Sum)?;
+    // Every rank holds the same bits of an all-reduced result (else ranks could branch
+    // apart on it): 64 inexact sums, small (MPI's short-message algorithms) and 20000 long.
+    for len in [64, 20_000] {
+        let xs: Vec<Sf64> = (0..len)
+            .map(|i| Sf64::new(1.0) / (3.0 + i as f64 + f64::from(rank) / 7.0))
+            .collect();
+        let mut sums = vec![Sf64::ZERO; len];
+        all_reduce_slice(world, &xs, &mut sums, Op::Sum)?;
+        let mine: Vec<u64> = sums
+            .iter()
+            .flat_map(|s| s.samples().map(f64::to_bits))
+            .collect();
+        let mut root_copy = mine.clone();
+        world.process_at_rank(0).broadcast_into(&mut root_copy[..]);
+        assert!(
+            mine == root_copy,
+            "rank {rank}'s copy of an all-reduced slice of {len} differs from rank 0's"
+        );
+    }
     if rank == 0 {
         for (r, s) in all.iter().enumerate() {
             println!(

@@ -317,7 +317,9 @@ fn check_root<C: Communicator>(comm: &C, root: i32) -> Result<(), Error> {
     }
 }
 
-/// Reduces `xs` element by element over all ranks into `out` on every rank.
+/// Reduces `xs` element by element over all ranks into `out` on every rank: the same bits
+/// on every rank (reduced on rank 0, then broadcast), so that ranks that branch on the
+/// result take the same branch.
 ///
 /// # Errors
 ///
@@ -337,8 +339,19 @@ pub fn all_reduce_slice<C: Communicator, T: MpiFloat>(
             expected: xs.len(),
         });
     }
-    comm.all_reduce_into(wire(xs), wire_mut(out), op_of::<T>(op));
-    take_op_error()
+    // A reduction to one rank, then a broadcast of its bits: MPI's all-reduce algorithms
+    // (recursive doubling for short messages) have each rank apply the operator itself, and
+    // each rank rounds with its own random stream, so the ranks' copies of the result
+    // differed in their samples, and ranks could branch apart on them.
+    let root = comm.process_at_rank(0);
+    if comm.rank() == 0 {
+        root.reduce_into_root(wire(xs), wire_mut(out), op_of::<T>(op));
+    } else {
+        root.reduce_into(wire(xs), op_of::<T>(op));
+    }
+    let failed = take_op_error();
+    root.broadcast_into(wire_mut(out));
+    failed
 }
 
 /// Reduces one value over all ranks; every rank gets the result.
@@ -408,7 +421,7 @@ pub fn reduce<C: Communicator, T: MpiFloat>(
 }
 
 /// Adds the ranks' composite pairs (seed 000's Figure 3 addition, every operation randomly
-/// rounded) with an MPI user operation; every rank gets the total pair.
+/// rounded) with an MPI user operation; every rank gets the same bits of the total pair.
 ///
 /// # Errors
 ///
@@ -420,8 +433,17 @@ pub fn all_reduce_composite<C: Communicator, T: MpiFloat>(
     ensure_running()?;
     let send = [WirePair(x)];
     let mut out = [WirePair(x)];
-    comm.all_reduce_into(&send[..], &mut out[..], &ops::<T>().composite.0);
-    take_op_error()?;
+    // Reduced on rank 0 and broadcast, for the same bits on every rank (see
+    // `all_reduce_slice`).
+    let root = comm.process_at_rank(0);
+    if comm.rank() == 0 {
+        root.reduce_into_root(&send[..], &mut out[..], &ops::<T>().composite.0);
+    } else {
+        root.reduce_into(&send[..], &ops::<T>().composite.0);
+    }
+    let failed = take_op_error();
+    root.broadcast_into(&mut out[..]);
+    failed?;
     Ok(out[0].0)
 }
 
