@@ -199,7 +199,12 @@ fn table(rows: &[Row], sets: &[DataSet]) -> String {
          `MPI_SUM`; stochastic: stoch-mpi's randomly rounded operators; composite: the pair; \
          order-independent: exact long accumulators merged exactly). Plain cells: the result to 16 digits; \
          stochastic cells: the exact digits and their count, `@.0 (mean)` for a computed zero. \
-         Produced by `mpiexec -n 8 mpi_global_sum` (stoch-mpi/examples).\n"
+         Produced by `mpiexec -n 8 mpi_global_sum` (stoch-mpi/examples).\n\n\
+         Kahan's partial sums are merged across ranks by adding their results: the compensation \
+         each rank holds is left out, the same in all three samples, a loss that DSA cannot see \
+         (it measures rounding, not terms a method drops). Where that loss dominates, the samples \
+         can agree on a wrong value and a Kahan Sf64 cell shows digits where the exact sum is 0. \
+         The composite pair and the order-independent sum carry everything across ranks.\n"
     );
     for set in sets {
         let _ = writeln!(t, "\n## {} (exact sum {})\n", set.label, set.exact);
@@ -237,7 +242,10 @@ fn table(rows: &[Row], sets: &[DataSet]) -> String {
 }
 
 fn picture(path: &std::path::Path, rows: &[Row], label: &str, counts: &[i32]) -> Res {
-    let groups: Vec<String> = counts.iter().map(|k| format!("{k} ranks")).collect();
+    let groups: Vec<String> = counts
+        .iter()
+        .map(|&k| format!("{k} rank{}", if k == 1 { "" } else { "s" }))
+        .collect();
     let series: Vec<(String, Vec<Option<f64>>)> = (0..4)
         .map(|m| {
             let v = counts

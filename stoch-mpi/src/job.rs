@@ -449,8 +449,9 @@ impl fmt::Display for JobReport {
         } else {
             writeln!(
                 f,
-                "{} numerical instabilities detected, all ranks:",
-                self.total
+                "{} numerical instabilit{} detected, all ranks:",
+                self.total,
+                if self.total == 1 { "y" } else { "ies" }
             )?;
             for k in Instability::ALL {
                 let n = self.count(k);

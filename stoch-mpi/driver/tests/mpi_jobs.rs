@@ -261,3 +261,28 @@ fn examples_run_and_show_what_they_say() {
     expect_ok(&cost, "mpi_allreduce_cost");
     assert!(cost.stdout.contains("ratio"), "{}", cost.stdout);
 }
+
+/// `#[stochastic]` on an MPI program's `main`: one report for the job, none per process.
+#[test]
+fn stochastic_main_prints_one_report_for_the_job() {
+    let Some(mpi) = mpi_or_skip() else { return };
+    let Some(dir) = build(false) else { return };
+    for n in [1, 3] {
+        let out = run(&mpi, n, &dir.join("mpi_checks_macro"), &[], &[], LIMIT);
+        expect_ok(&out, "mpi_checks_macro");
+        assert_eq!(
+            out.stderr.matches("Discrete Stochastic Arithmetic").count(),
+            0,
+            "{}",
+            out.stderr
+        );
+        assert_eq!(out.stderr.matches("over MPI").count(), 1, "{}", out.stderr);
+        // One cancellation per rank, at the rewritten subtraction.
+        assert!(
+            out.stderr
+                .contains(&format!("macro_main.rs:13:18  cancellation  {n}")),
+            "{}",
+            out.stderr
+        );
+    }
+}
