@@ -317,9 +317,13 @@ fn check_root<C: Communicator>(comm: &C, root: i32) -> Result<(), Error> {
     }
 }
 
+/// Values per rank from which [`all_reduce_slice`] reduce-scatters and all-gathers instead of
+/// reducing to rank 0 and broadcasting.
+const LONG_BLOCK: usize = 1024;
+
 /// Reduces `xs` element by element over all ranks into `out` on every rank: the same bits
-/// on every rank (reduced on rank 0, then broadcast), so that ranks that branch on the
-/// result take the same branch.
+/// on every rank (each value reduced on one rank, then sent to the others), so that ranks
+/// that branch on the result take the same branch.
 ///
 /// # Errors
 ///
@@ -339,18 +343,40 @@ pub fn all_reduce_slice<C: Communicator, T: MpiFloat>(
             expected: xs.len(),
         });
     }
-    // A reduction to one rank, then a broadcast of its bits: MPI's all-reduce algorithms
-    // (recursive doubling for short messages) have each rank apply the operator itself, and
-    // each rank rounds with its own random stream, so the ranks' copies of the result
-    // differed in their samples, and ranks could branch apart on them.
-    let root = comm.process_at_rank(0);
-    if comm.rank() == 0 {
-        root.reduce_into_root(wire(xs), wire_mut(out), op_of::<T>(op));
+    // Each value is reduced on one rank and its bits sent to the others: MPI's all-reduce
+    // algorithms (recursive doubling for short messages) have every rank apply the operator
+    // itself, and each rank rounds with its own random stream, so the ranks' copies of the
+    // result differed in their samples, and ranks could branch apart on them.
+    let size = comm.size() as usize;
+    let block = xs.len() / size;
+    let mut failed = Ok(());
+    let head = if size > 1 && block >= LONG_BLOCK {
+        // Long: reduce-scatter (rank j reduces block j) and all-gather, as MPI's own
+        // bandwidth-optimal all-reduce does, each block reduced once.
+        let head = block * size;
+        let mut mine = vec![Stochastic::<T>::ZERO; block];
+        comm.reduce_scatter_block_into(wire(&xs[..head]), wire_mut(&mut mine), op_of::<T>(op));
+        failed = take_op_error();
+        comm.all_gather_into(wire(&mine), wire_mut(&mut out[..head]));
+        head
     } else {
-        root.reduce_into(wire(xs), op_of::<T>(op));
+        0
+    };
+    if head < xs.len() {
+        // Short (or the tail): reduced on rank 0, then broadcast.
+        let root = comm.process_at_rank(0);
+        if comm.rank() == 0 {
+            root.reduce_into_root(
+                wire(&xs[head..]),
+                wire_mut(&mut out[head..]),
+                op_of::<T>(op),
+            );
+        } else {
+            root.reduce_into(wire(&xs[head..]), op_of::<T>(op));
+        }
+        failed = failed.and(take_op_error());
+        root.broadcast_into(wire_mut(&mut out[head..]));
     }
-    let failed = take_op_error();
-    root.broadcast_into(wire_mut(out));
     failed
 }
 
