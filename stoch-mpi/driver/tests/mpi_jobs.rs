@@ -120,6 +120,46 @@ fn merged_report_counts_are_the_same_for_1_2_4_ranks() {
 }
 
 #[test]
+fn only_rank_0_prints_unless_every_rank_is_asked() {
+    let Some((mpi, bin)) = checks() else { return };
+    let quiet = run(&mpi, 2, &bin, &["report"], &[], LIMIT);
+    expect_ok(&quiet, "report workload");
+    assert_eq!(
+        quiet.stderr.matches("over MPI").count(),
+        1,
+        "{}",
+        quiet.stderr
+    );
+    assert!(
+        !quiet.stderr.contains("stoch-mpi: rank"),
+        "{}",
+        quiet.stderr
+    );
+    let every = run(
+        &mpi,
+        2,
+        &bin,
+        &["report"],
+        &[("STOCH_MPI_EVERY_RANK", "1")],
+        LIMIT,
+    );
+    expect_ok(&every, "report workload, every rank");
+    for r in 0..2 {
+        assert!(
+            every.stderr.contains(&format!("stoch-mpi: rank {r} of 2:")),
+            "{}",
+            every.stderr
+        );
+    }
+    assert_eq!(
+        every.stderr.matches("over MPI").count(),
+        1,
+        "{}",
+        every.stderr
+    );
+}
+
+#[test]
 fn same_seed_and_rank_count_repeat_exactly() {
     let Some((mpi, bin)) = checks() else { return };
     for n in [2, 4] {
