@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cd stoch-mpi && cargo build --release --example mpi_allreduce_cost
-//! mpiexec -n 2 ../target/release/examples/mpi_allreduce_cost [LEN] [REPEATS]
+//! mpiexec -n 2 ../target/mpi/release/examples/mpi_allreduce_cost [LEN] [REPEATS]
 //! ```
 //!
 //! Rank 0 prints the median time of each over REPEATS (default 11) runs and their ratio.

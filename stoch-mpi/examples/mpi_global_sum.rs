@@ -4,8 +4,8 @@
 //!
 //! ```sh
 //! cd stoch-mpi && cargo build --release --example mpi_global_sum
-//! mpiexec -n 8 ../target/release/examples/mpi_global_sum            # MPICH; Open MPI: add --oversubscribe
-//! mpiexec -n 8 ../target/release/examples/mpi_global_sum --sizes 100000 --out /tmp/gs   # quicker
+//! mpiexec -n 8 ../target/mpi/release/examples/mpi_global_sum            # MPICH; Open MPI: add --oversubscribe
+//! mpiexec -n 8 ../target/mpi/release/examples/mpi_global_sum --sizes 100000 --out /tmp/gs   # quicker
 //! ```
 //!
 //! One job of 8 ranks runs every rank count: the first k ranks form a communicator, each

@@ -4,8 +4,8 @@
 //!
 //! ```sh
 //! cd stoch-mpi && cargo build --release --example mpi_heat
-//! mpiexec -n 4 ../target/release/examples/mpi_heat [--grid 32]   # digits over the iterations
-//! mpiexec -n 2 ../target/release/examples/mpi_heat --time 256 300 # stochastic/plain cost
+//! mpiexec -n 4 ../target/mpi/release/examples/mpi_heat [--grid 32]   # digits over the iterations
+//! mpiexec -n 2 ../target/mpi/release/examples/mpi_heat --time 256 300 # stochastic/plain cost
 //! ```
 //!
 //! The same solver runs in `f64` (rsmpi, `MPI_SUM`) and in `Sf64` (stoch-mpi's `Wire` rows
