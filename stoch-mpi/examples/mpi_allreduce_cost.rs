@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if rank == 0 {
         let (p, s) = (median(tp), median(ts));
         println!(
-            "all-reduce of {len} values over {} ranks (median of {repeats}): f64 MPI_SUM {:.2} ms, \
+            "all-reduce of {len} values over {} rank(s) (median of {repeats}): f64 MPI_SUM {:.2} ms, \
              Sf64 stochastic sum {:.2} ms, ratio {:.1}; digits of element 0: {}",
             world.size(),
             p * 1e3,

@@ -240,8 +240,8 @@ fn main() -> Res {
             plain_stopped = Some(iter);
         }
         let (centre, fewest) = digits(&stoch);
-        // The centre value lives on one rank: rank 0 gets it through a max of the digits and
-        // a sum of the values (NaN elsewhere is skipped by taking it only where it is).
+        // The centre value lives on one rank: a sum with exact zeros from the others brings
+        // it, unchanged, to every rank; the fewest digits are a minimum over the ranks.
         let mut fewest_all = 0u32;
         world.all_reduce_into(&fewest, &mut fewest_all, SystemOperation::min());
         let here = if centre.is_nan() { Sf64::ZERO } else { centre };
@@ -290,7 +290,7 @@ fn time(world: &impl Communicator, n: usize, iters: usize) -> Res {
     let t2 = mpi::time();
     if rank == 0 {
         println!(
-            "heat {n}x{n}, {iters} iterations, {size} ranks: plain {:.3} s, stochastic {:.3} s, ratio {:.1}",
+            "heat {n}x{n}, {iters} iterations, {size} rank(s): plain {:.3} s, stochastic {:.3} s, ratio {:.1}",
             t1 - t0,
             t2 - t1,
             (t2 - t1) / (t1 - t0)
