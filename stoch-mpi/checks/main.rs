@@ -266,14 +266,30 @@ fn reductions(job: &stoch_mpi::Job) -> Result<(), Error> {
     }
 
     // Product, min, max of exact data are exact; reduce to a root gives the same.
-    let x = Sf64::new(f64::from(rank + 2));
+    // Rank 0's value carries the Cancellation flag: every result carries it, the maximum
+    // too, which comes from another rank's value (the flags of both operands are ORed).
+    let f = if rank == 0 {
+        Flags::EMPTY.with(Instability::Cancellation)
+    } else {
+        Flags::EMPTY
+    };
+    let x = Stochastic::from_parts([f64::from(rank + 2); 3], f);
     let prod: f64 = (0..size).map(|r| f64::from(r + 2)).product();
-    assert_eq!(all_reduce(world, x, Op::Product)?.samples(), [prod; 3]);
-    assert_eq!(all_reduce(world, x, Op::Min)?.samples(), [2.0; 3]);
-    assert_eq!(
-        all_reduce(world, x, Op::Max)?.samples(),
-        [f64::from(size + 1); 3]
+    let (p, lo, hi) = (
+        all_reduce(world, x, Op::Product)?,
+        all_reduce(world, x, Op::Min)?,
+        all_reduce(world, x, Op::Max)?,
     );
+    assert_eq!(p.samples(), [prod; 3]);
+    assert_eq!(lo.samples(), [2.0; 3]);
+    assert_eq!(hi.samples(), [f64::from(size + 1); 3]);
+    for v in [p, lo, hi] {
+        assert!(
+            v.flags().contains(Instability::Cancellation),
+            "{:?}",
+            v.flags()
+        );
+    }
     let root = size - 1;
     let r = reduce(world, root, Sf32::new(1.5), Op::Sum)?;
     assert_eq!(r.is_some(), rank == root);
