@@ -65,7 +65,7 @@ fn reductions_are_faithful_or_flags_and_sum_reproducibly() {
     assert_eq!(reproducible[0].len(), 1);
     assert!(
         reproducible.iter().all(|r| *r == reproducible[0]),
-        "order-independent sum differs across 1, 2, 4 ranks: {reproducible:?}"
+        "order-independent sums (plain, stochastic) differ across 1, 2, 4 ranks: {reproducible:?}"
     );
 }
 
