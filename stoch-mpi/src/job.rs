@@ -25,6 +25,10 @@ pub const EVERY_RANK_VAR: &str = "STOCH_MPI_EVERY_RANK";
 /// job (`MPI_Abort`, exit status 101), so the other ranks, waiting in a collective or in the
 /// gather, are terminated by the MPI launcher instead of hanging. A rank that dies without
 /// unwinding (a signal, `panic = "abort"`) is caught by the launcher the same way.
+///
+/// A rank that drops the job early without a panic (returning an error from `main` while
+/// the others wait in a collective) enters the gather alone and waits with them: end such a
+/// rank with a panic, or with `job.world().abort(code)` (`mpi::traits::Communicator`).
 pub struct Job {
     world: SimpleCommunicator,
     job_seed: u64,
