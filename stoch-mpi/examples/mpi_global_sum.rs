@@ -33,7 +33,7 @@ use mpi::topology::Color;
 use mpi::traits::*;
 use stoch::repro::{symmetric_data, Order, RANGES};
 use stoch_core::accum::{Accumulator, CompositeSum, Kahan, Naive, ReproducibleSum};
-use stoch_core::Sf64;
+use stoch_core::{Sf32, Sf64, StochFloat, Stochastic};
 use stoch_mpi::{
     all_reduce, all_reduce_composite, all_reduce_composite_plain, all_reduce_reproducible,
     all_reduce_stoch_reproducible, Op, StochReproducibleSum,
@@ -58,6 +58,8 @@ struct Row {
     ranks: i32,
     plain: [f64; 4],
     stoch: [Sf64; 4],
+    /// The naive sum in `f32` (the papers' `float`), plain and stochastic.
+    single: (f32, Sf32),
 }
 
 const METHODS: [&str; 4] = ["naive", "kahan", "composite", "order-independent"];
@@ -123,6 +125,7 @@ fn main() -> Res {
                         ranks: k,
                         plain: row.0,
                         stoch: row.1,
+                        single: row.2,
                     });
                 }
             }
@@ -145,8 +148,9 @@ fn main() -> Res {
     Ok(())
 }
 
-/// The four methods, plain and stochastic, over the ranks of `comm`.
-fn sum_on(comm: &impl Communicator, xs: &[f64]) -> Res<([f64; 4], [Sf64; 4])> {
+/// The four methods, plain and stochastic, and the naive `f32` sum, over the ranks of `comm`.
+#[allow(clippy::type_complexity)]
+fn sum_on(comm: &impl Communicator, xs: &[f64]) -> Res<([f64; 4], [Sf64; 4], (f32, Sf32))> {
     let sx: Vec<Sf64> = xs.iter().map(|&x| Sf64::new(x)).collect();
     let mpi_sum = |x: f64| {
         let mut t = 0.0;
@@ -167,9 +171,20 @@ fn sum_on(comm: &impl Communicator, xs: &[f64]) -> Res<([f64; 4], [Sf64; 4])> {
     let mut s_repro = StochReproducibleSum::<f64>::new();
     sx.iter().for_each(|&x| s_repro.add(x));
     let s_repro = all_reduce_stoch_reproducible(comm, &s_repro)?.result();
+    // The data are f32-representable: the same values in single precision.
+    let x32: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
+    let s32: Vec<Sf32> = x32.iter().map(|&x| Sf32::new(x)).collect();
+    let mut naive32 = 0.0f32;
+    comm.all_reduce_into(
+        &local::<Naive<f32>, f32>(&x32).result(),
+        &mut naive32,
+        SystemOperation::sum(),
+    );
+    let s_naive32 = all_reduce(comm, local::<Naive<Sf32>, Sf32>(&s32).result(), Op::Sum)?;
     Ok((
         [naive, kahan, composite.value + composite.error, repro],
         [s_naive, s_kahan, pair.value + pair.error, s_repro],
+        (naive32, s_naive32),
     ))
 }
 
@@ -179,7 +194,7 @@ fn local<A: Accumulator<T>, T: Copy>(xs: &[T]) -> A {
     a
 }
 
-fn stoch_cell(x: &Sf64) -> String {
+fn stoch_cell<T: StochFloat + std::fmt::LowerExp>(x: &Stochastic<T>) -> String {
     if x.is_exact_zero() {
         "0 (exact)".into()
     } else if x.is_computed_zero() {
@@ -197,7 +212,7 @@ fn table(rows: &[Row], sets: &[DataSet]) -> String {
          Data: pairs `x, -x` (exact sum 0), shuffled, split in contiguous blocks over the ranks; \
          each rank sums its block, then the partial sums are reduced across the ranks (plain: \
          `MPI_SUM`; stochastic: stoch-mpi's randomly rounded operators; composite: the pair; \
-         order-independent: exact long accumulators merged exactly). Plain cells: the result to 16 digits; \
+         order-independent: exact long accumulators merged exactly). Plain cells: the result to 16 digits (8 for `f32`); \
          stochastic cells: the exact digits and their count, `@.0 (mean)` for a computed zero. \
          Produced by `mpiexec -n 8 mpi_global_sum` (stoch-mpi/examples).\n\n\
          Kahan's partial sums are merged across ranks by adding their results: the compensation \
@@ -208,16 +223,22 @@ fn table(rows: &[Row], sets: &[DataSet]) -> String {
     );
     for set in sets {
         let _ = writeln!(t, "\n## {} (exact sum {})\n", set.label, set.exact);
-        let _ = write!(t, "| ranks |");
+        let _ = write!(t, "| ranks | naive f32 | naive Sf32 |");
         for m in METHODS {
             let _ = write!(t, " {m} f64 |");
         }
         for m in METHODS {
             let _ = write!(t, " {m} Sf64 |");
         }
-        let _ = writeln!(t, "\n|---:|{}", "---:|".repeat(8));
+        let _ = writeln!(t, "\n|---:|{}", "---:|".repeat(10));
         for r in rows.iter().filter(|r| r.data == set.label) {
-            let _ = write!(t, "| {} |", r.ranks);
+            let _ = write!(
+                t,
+                "| {} | {:.7e} | {} |",
+                r.ranks,
+                r.single.0,
+                stoch_cell(&r.single.1)
+            );
             for p in r.plain {
                 let _ = write!(t, " {p:.15e} |");
             }
@@ -246,19 +267,28 @@ fn picture(path: &std::path::Path, rows: &[Row], label: &str, counts: &[i32]) ->
         .iter()
         .map(|&k| format!("{k} rank{}", if k == 1 { "" } else { "s" }))
         .collect();
-    let series: Vec<(String, Vec<Option<f64>>)> = (0..4)
-        .map(|m| {
-            let v = counts
-                .iter()
-                .map(|&k| {
-                    rows.iter()
-                        .find(|r| r.data == label && r.ranks == k)
-                        .map(|r| r.plain[m].abs())
-                })
-                .collect();
-            (format!("{} f64", METHODS[m]), v)
-        })
-        .collect();
+    let mut series: Vec<(String, Vec<Option<f64>>)> = vec![(
+        "naive f32".into(),
+        counts
+            .iter()
+            .map(|&k| {
+                rows.iter()
+                    .find(|r| r.data == label && r.ranks == k)
+                    .map(|r| f64::from(r.single.0.abs()))
+            })
+            .collect(),
+    )];
+    series.extend((0..4).map(|m| {
+        let v = counts
+            .iter()
+            .map(|&k| {
+                rows.iter()
+                    .find(|r| r.data == label && r.ranks == k)
+                    .map(|r| r.plain[m].abs())
+            })
+            .collect();
+        (format!("{} f64", METHODS[m]), v)
+    }));
     plots::grouped_bars_log(
         path,
         &format!("|global sum| over MPI ranks, {label} (exact 0)"),
