@@ -208,9 +208,59 @@ fn faithful_pair(s: &ReproducibleSum) -> (f64, f64) {
     }
 }
 
+/// `(RD(S), RU(S))` in `f32` of the exact sum `S` held by `s`.
+fn faithful_pair_f32(s: &ReproducibleSum) -> (f32, f32) {
+    let near = s.result_f32();
+    let mut rest = s.clone();
+    rest.add_f64(-f64::from(near));
+    let r = rest.result_f64();
+    if r > 0.0 {
+        (near, near.next_up())
+    } else if r < 0.0 {
+        (near.next_down(), near)
+    } else {
+        (near, near)
+    }
+}
+
+/// The `Sf32` sum operator (its own datatype and operator): faithful samples, both
+/// directions taken, as for `Sf64`.
+fn faithful_f32(world: &mpi::topology::SimpleCommunicator) -> Result<(), Error> {
+    let (rank, size) = (world.rank(), world.size());
+    let term = |r: i32, i: usize| -> f32 {
+        if r == 0 {
+            (2 * i + 1) as f32 * 2f32.powi(-30)
+        } else {
+            (r as usize * 3 + i) as f32
+        }
+    };
+    let xs: Vec<Sf32> = (0..64).map(|i| Sf32::new(term(rank, i))).collect();
+    let mut sums = vec![Sf32::ZERO; 64];
+    all_reduce_slice(world, &xs, &mut sums, Op::Sum)?;
+    let (mut down, mut up) = (false, false);
+    for (i, s) in sums.iter().enumerate() {
+        let mut exact = ReproducibleSum::new();
+        for r in 0..size {
+            exact.add_f32(term(r, i));
+        }
+        let (rd, ru) = faithful_pair_f32(&exact);
+        for v in s.samples() {
+            assert!(
+                v == rd || v == ru,
+                "Sf32 element {i}: {v:e} not in [{rd:e}, {ru:e}]"
+            );
+            down |= rd != ru && v == rd;
+            up |= rd != ru && v == ru;
+        }
+    }
+    assert!(size == 1 || (down && up), "Sf32 sums all rounded one way");
+    Ok(())
+}
+
 fn reductions(job: &stoch_mpi::Job) -> Result<(), Error> {
     let world = job.world();
     let (rank, size) = (world.rank(), world.size());
+    faithful_f32(world)?;
     let m = 64;
     // Rank 0 holds a tiny term, the others integers: all positive, so each sample of any
     // randomly rounded reduction tree stays between RD(S) and RU(S) of the exact sum S.
