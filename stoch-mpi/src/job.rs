@@ -4,11 +4,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
 
-use mpi::collective::Root;
-use mpi::datatype::PartitionMut;
 use mpi::environment::Universe;
+use mpi::point_to_point::{Destination, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
-use mpi::Count;
 use serde::{Deserialize, Serialize};
 use stoch_core::{Config, GpuCount, Instability, Report, ReportMode};
 
@@ -19,8 +17,8 @@ pub const EVERY_RANK_VAR: &str = "STOCH_MPI_EVERY_RANK";
 
 /// A running MPI job under Discrete Stochastic Arithmetic; see [`init`].
 ///
-/// Dropping it gathers the report of every rank to rank 0, which prints one report for the
-/// job, and then finalizes MPI. A rank that unwinds from a panic while holding it does not
+/// Dropping it merges the report of every rank up a tree to rank 0, which prints one report
+/// for the job, and then finalizes MPI. A rank that unwinds from a panic while holding it does not
 /// enter the gather: it prints its own report and the panic's rank on stderr and aborts the
 /// job (`MPI_Abort`, exit status 101), so the other ranks, waiting in a collective or in the
 /// gather, are terminated by the MPI launcher instead of hanging. A rank that dies without
@@ -31,6 +29,8 @@ pub const EVERY_RANK_VAR: &str = "STOCH_MPI_EVERY_RANK";
 /// rank with a panic, or with `job.world().abort(code)` (`mpi::traits::Communicator`).
 pub struct Job {
     world: SimpleCommunicator,
+    /// A duplicate of the world for the report's messages, apart from the program's.
+    report_comm: SimpleCommunicator,
     job_seed: u64,
     mode: ReportMode,
     every_rank: bool,
@@ -65,6 +65,7 @@ pub struct Job {
 pub fn init(config: Config) -> Result<Job, Error> {
     let universe = mpi::initialize().ok_or(Error::AlreadyInitialized)?;
     let world = universe.world();
+    let report_comm = world.duplicate();
     let job_seed = config.get_seed();
     let mode = config.get_report().clone();
     config
@@ -73,6 +74,7 @@ pub fn init(config: Config) -> Result<Job, Error> {
         .apply();
     Ok(Job {
         world,
+        report_comm,
         job_seed,
         mode,
         every_rank: std::env::var(EVERY_RANK_VAR).is_ok_and(|v| v == "1"),
@@ -112,7 +114,8 @@ impl Job {
         self
     }
 
-    /// Gathers every rank's report to rank 0 and writes the job's report there as configured;
+    /// Merges every rank's report up a tree to rank 0 and writes the job's report there as
+    /// configured;
     /// returns it on rank 0 (`None` elsewhere). Collective: every rank must call it (dropping
     /// the job calls it once). Later calls return `None` and do nothing.
     ///
@@ -133,12 +136,11 @@ impl Job {
                 self.size()
             );
         }
-        let Some(reports) = gather_reports(&self.world, &local)? else {
-            return Ok(None);
-        };
-        let job = JobReport::merge(self.job_seed, &reports);
-        write_report(&job, &self.mode);
-        Ok(Some(job))
+        let (job, failed) = merge_up_tree(&self.report_comm, self.job_seed, &local);
+        if let Some(job) = &job {
+            write_report(job, &self.mode);
+        }
+        failed.map_or(Ok(job), Err)
     }
 }
 
@@ -162,54 +164,54 @@ impl Drop for Job {
         if let Err(e) = self.finish() {
             let _ = writeln!(std::io::stderr().lock(), "stoch-mpi: {e}");
         }
-        // Every rank is past the gather: nothing of ours is in use any more.
+        // This rank has passed its part of the report on: none of our handles is in use.
         crate::reduce::free_all();
         crate::datatype::free_all();
     }
 }
 
-/// Gathers the ranks' reports, as JSON, to rank 0 (in rank order there, `None` elsewhere).
-fn gather_reports(
-    world: &SimpleCommunicator,
+/// The tag of the report's messages (on the job's own communicator).
+const REPORT_TAG: i32 = 0x5707;
+
+/// Merges the ranks' reports up a binomial tree to rank 0: at step `k`, a rank whose bit `k`
+/// is set sends its merged part (JSON) to the rank `2^k` below and is done; the others
+/// receive from the rank `2^k` above, if any. Rank 0 receives log2(P) messages and returns
+/// the job's report; the others return `None`. A part that cannot be decoded is left out
+/// and its error returned (on the rank that met it), after the rank has passed its own part
+/// on, so that no rank waits for a message that never comes.
+fn merge_up_tree(
+    comm: &SimpleCommunicator,
+    seed: u64,
     local: &Report,
-) -> Result<Option<Vec<Report>>, Error> {
-    let bytes = serde_json::to_vec(local).unwrap_or_default();
-    let root = world.process_at_rank(0);
-    let len = bytes.len() as Count;
-    if world.rank() != 0 {
-        root.gather_into(&len);
-        root.gather_varcount_into(&bytes[..]);
-        return Ok(None);
-    }
-    let mut counts = vec![0 as Count; world.size() as usize];
-    root.gather_into_root(&len, &mut counts[..]);
-    let displs: Vec<Count> = counts
-        .iter()
-        .scan(0, |acc, &c| {
-            let d = *acc;
-            *acc += c;
-            Some(d)
-        })
-        .collect();
-    let mut all = vec![0u8; counts.iter().sum::<Count>() as usize];
-    {
-        let mut part = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
-        root.gather_varcount_into_root(&bytes[..], &mut part);
-    }
-    counts
-        .iter()
-        .zip(&displs)
-        .enumerate()
-        .map(|(rank, (&c, &d))| {
-            serde_json::from_slice(&all[d as usize..(d + c) as usize]).map_err(|source| {
-                Error::Report {
-                    rank: rank as i32,
-                    source,
+) -> (Option<JobReport>, Option<Error>) {
+    let (rank, size) = (comm.rank(), comm.size());
+    let mut part = JobReport::of_rank(seed, rank, local);
+    let mut failed = None;
+    let mut step = 1;
+    while step < size {
+        if rank & step != 0 {
+            let bytes = serde_json::to_vec(&part).unwrap_or_default();
+            comm.process_at_rank(rank - step)
+                .send_with_tag(&bytes[..], REPORT_TAG);
+            return (None, failed);
+        }
+        if rank + step < size {
+            let (bytes, _) = comm
+                .process_at_rank(rank + step)
+                .receive_vec_with_tag::<u8>(REPORT_TAG);
+            match serde_json::from_slice::<JobReport>(&bytes) {
+                Ok(child) => part.absorb(child),
+                Err(source) => {
+                    failed.get_or_insert(Error::Report {
+                        rank: rank + step,
+                        source,
+                    });
                 }
-            })
-        })
-        .collect::<Result<Vec<Report>, Error>>()
-        .map(Some)
+            }
+        }
+        step <<= 1;
+    }
+    (Some(part), failed)
 }
 
 fn write_report(job: &JobReport, mode: &ReportMode) {
@@ -329,77 +331,125 @@ impl JobReport {
     /// `seed`.
     #[must_use]
     pub fn merge(seed: u64, reports: &[Report]) -> JobReport {
-        let mut counts: BTreeMap<Instability, u64> =
-            Instability::ALL.iter().map(|k| (*k, 0)).collect();
-        let mut per_rank = Vec::with_capacity(reports.len());
-        let mut sites: BTreeMap<(String, u32, u32, Instability), JobSite> = BTreeMap::new();
-        let mut gpu: BTreeMap<(String, Instability), u64> = BTreeMap::new();
-        for (rank, r) in reports.iter().enumerate() {
-            let rank = rank as i32;
-            let mine: BTreeMap<Instability, u64> =
-                Instability::ALL.iter().map(|k| (*k, r.count(*k))).collect();
-            for (k, n) in &mine {
-                *counts.entry(*k).or_default() += n;
-            }
-            per_rank.push(RankLine {
+        let mut parts = reports
+            .iter()
+            .enumerate()
+            .map(|(rank, r)| JobReport::of_rank(seed, rank as i32, r));
+        let mut job = parts.next().unwrap_or_else(|| JobReport {
+            seed,
+            ranks: 0,
+            total: 0,
+            counts: Instability::ALL.iter().map(|k| (*k, 0)).collect(),
+            self_validation_failed: false,
+            per_rank: Vec::new(),
+            sites: Vec::new(),
+            collapse_total: 0,
+            overflow_events: 0,
+            gpu: Vec::new(),
+            config: Config::default().seed(seed),
+        });
+        for part in parts {
+            job.absorb(part);
+        }
+        job
+    }
+
+    /// The report of one rank, `rank`, of a job seeded with `seed`.
+    #[must_use]
+    pub fn of_rank(seed: u64, rank: i32, r: &Report) -> JobReport {
+        let counts: BTreeMap<Instability, u64> =
+            Instability::ALL.iter().map(|k| (*k, r.count(*k))).collect();
+        let mut sites: Vec<JobSite> = r
+            .sites()
+            .iter()
+            .map(|s| JobSite {
+                kind: s.kind,
+                file: s.file.clone(),
+                line: s.line,
+                column: s.column,
+                count: s.count,
+                ranks: vec![RankCount {
+                    rank,
+                    count: s.count,
+                }],
+            })
+            .collect();
+        sort_sites(&mut sites);
+        JobReport {
+            seed,
+            ranks: 1,
+            total: counts.values().sum(),
+            per_rank: vec![RankLine {
                 rank,
                 seed: r.config().get_seed(),
                 total: r.total(),
-                counts: mine,
+                counts: counts.clone(),
                 collapse_total: r.collapse_total(),
                 overflow_events: r.overflow_events(),
-            });
-            for s in r.sites() {
-                let e = sites
-                    .entry((s.file.clone(), s.line, s.column, s.kind))
-                    .or_insert_with(|| JobSite {
-                        kind: s.kind,
-                        file: s.file.clone(),
-                        line: s.line,
-                        column: s.column,
-                        count: 0,
-                        ranks: Vec::new(),
-                    });
-                e.count += s.count;
-                e.ranks.push(RankCount {
-                    rank,
-                    count: s.count,
-                });
-            }
-            for g in r.gpu() {
-                *gpu.entry((g.kernel.clone(), g.kind)).or_default() += g.count;
+            }],
+            counts,
+            self_validation_failed: r.self_validation_failed(),
+            sites,
+            collapse_total: r.collapse_total(),
+            overflow_events: r.overflow_events(),
+            gpu: r.gpu().to_vec(),
+            config: r.config().clone().seed(seed),
+        }
+    }
+
+    /// Adds the ranks of `other` (a disjoint set of ranks of the same job): counts add, sites
+    /// unite, lines and rank lists stay in rank order. Associative and commutative (the
+    /// configuration kept is that of the lowest rank), so partial reports can be merged up a
+    /// tree in any shape.
+    pub fn absorb(&mut self, other: JobReport) {
+        let keep_other_config = match (other.per_rank.first(), self.per_rank.first()) {
+            (Some(o), Some(m)) => o.rank < m.rank,
+            (Some(_), None) => true,
+            _ => false,
+        };
+        self.ranks += other.ranks;
+        self.total += other.total;
+        for (k, n) in other.counts {
+            *self.counts.entry(k).or_default() += n;
+        }
+        self.self_validation_failed |= other.self_validation_failed;
+        self.per_rank.extend(other.per_rank);
+        self.per_rank.sort_by_key(|l| l.rank);
+        let mut sites: BTreeMap<(String, u32, u32, Instability), JobSite> = BTreeMap::new();
+        for s in std::mem::take(&mut self.sites)
+            .into_iter()
+            .chain(other.sites)
+        {
+            match sites.entry((s.file.clone(), s.line, s.column, s.kind)) {
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(s);
+                }
+                std::collections::btree_map::Entry::Occupied(mut o) => {
+                    let e = o.get_mut();
+                    e.count += s.count;
+                    e.ranks.extend(s.ranks);
+                    e.ranks.sort_by_key(|r| r.rank);
+                }
             }
         }
-        let mut sites: Vec<JobSite> = sites.into_values().collect();
-        // Most frequent first, then by place: the same order whatever the rank count.
-        sites.sort_by(|a, b| {
-            b.count.cmp(&a.count).then_with(|| {
-                (&a.file, a.line, a.column, a.kind).cmp(&(&b.file, b.line, b.column, b.kind))
+        self.sites = sites.into_values().collect();
+        sort_sites(&mut self.sites);
+        self.collapse_total += other.collapse_total;
+        self.overflow_events += other.overflow_events;
+        let mut gpu: BTreeMap<(String, Instability), u64> = BTreeMap::new();
+        for g in std::mem::take(&mut self.gpu).into_iter().chain(other.gpu) {
+            *gpu.entry((g.kernel, g.kind)).or_default() += g.count;
+        }
+        self.gpu = gpu
+            .into_iter()
+            .map(|((kernel, kind), count)| GpuCount {
+                kernel,
+                kind,
+                count,
             })
-        });
-        let config = reports
-            .first()
-            .map(|r| r.config().clone().seed(seed))
-            .unwrap_or_else(|| Config::default().seed(seed));
-        JobReport {
-            seed,
-            ranks: reports.len(),
-            total: counts.values().sum(),
-            self_validation_failed: reports.iter().any(Report::self_validation_failed),
-            counts,
-            per_rank,
-            sites,
-            collapse_total: reports.iter().map(Report::collapse_total).sum(),
-            overflow_events: reports.iter().map(Report::overflow_events).sum(),
-            gpu: gpu
-                .into_iter()
-                .map(|((kernel, kind), count)| GpuCount {
-                    kernel,
-                    kind,
-                    count,
-                })
-                .collect(),
-            config,
+            .collect();
+        if keep_other_config {
+            self.config = other.config;
         }
     }
 
@@ -417,6 +467,15 @@ impl JobReport {
 
     /// Sites shown by `Display`.
     const SHOWN_SITES: usize = 20;
+}
+
+/// Most frequent first, then by place: the same order whatever the rank count.
+fn sort_sites(sites: &mut [JobSite]) {
+    sites.sort_by(|a, b| {
+        b.count.cmp(&a.count).then_with(|| {
+            (&a.file, a.line, a.column, a.kind).cmp(&(&b.file, b.line, b.column, b.kind))
+        })
+    });
 }
 
 fn kinds_line(counts: &BTreeMap<Instability, u64>) -> String {
@@ -540,6 +599,9 @@ mod tests {
     /// Reports are built by running stoch-core (their fields are private), then round-tripped
     /// through JSON as the gather does.
     fn rank_report(cancellations: usize, divisions: usize) -> Report {
+        // The counters are process-wide: one test at a time records and reads them.
+        static COUNTERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = COUNTERS.lock().unwrap_or_else(|e| e.into_inner());
         stoch_core::reset();
         for _ in 0..cancellations {
             let a = Sf64::new(1.0) + Sf64::new(1e-13);
@@ -552,6 +614,38 @@ mod tests {
         let r = stoch_core::report();
         stoch_core::reset();
         serde_json::from_slice(&serde_json::to_vec(&r).unwrap()).unwrap()
+    }
+
+    /// The tree's shape does not matter: a binomial tree of parts gives the flat merge.
+    #[test]
+    fn absorbing_in_any_tree_gives_the_flat_merge() {
+        let reports = [
+            rank_report(2, 0),
+            rank_report(3, 1),
+            rank_report(0, 0),
+            rank_report(1, 2),
+            rank_report(4, 0),
+        ];
+        let flat = JobReport::merge(9, &reports);
+        let part = |r: usize| JobReport::of_rank(9, r as i32, &reports[r]);
+        // As on 5 ranks: 0 <- 1, 2 <- 3, then 0 <- 2, then 0 <- 4.
+        let (mut a, mut b) = (part(0), part(2));
+        a.absorb(part(1));
+        b.absorb(part(3));
+        a.absorb(b);
+        a.absorb(part(4));
+        assert_eq!(a, flat);
+        // Highest ranks first: the same, rank 0's configuration kept.
+        let mut c = part(4);
+        for r in (0..4).rev() {
+            c.absorb(part(r));
+        }
+        assert_eq!(c, flat);
+        assert_eq!(flat.count(Instability::Cancellation), 10);
+        assert_eq!(
+            flat.per_rank.iter().map(|l| l.rank).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4]
+        );
     }
 
     #[test]

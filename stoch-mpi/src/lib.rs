@@ -13,10 +13,10 @@
 //!   sum that is bit-identical for every rank count.
 //! - **Random streams.** [`init`] seeds rank `r` with [`rank_seed`]`(seed, r)`: each rank
 //!   rounds independently, and a run with the same seed and rank count repeats exactly.
-//! - **One report.** The [`Job`] that [`init`] returns gathers every rank's report to rank 0
-//!   when dropped, which prints one [`JobReport`]: totals per kind, one line per rank, sites
-//!   with the ranks that hit them (JSON too). A rank that panics aborts the job instead of
-//!   leaving the others in the gather.
+//! - **One report.** The [`Job`] that [`init`] returns merges every rank's report up a
+//!   binomial tree to rank 0 when dropped, which prints one [`JobReport`]: totals per kind,
+//!   one line per rank, sites with the ranks that hit them (JSON too). A rank that panics
+//!   aborts the job instead of leaving the others waiting for its part.
 //!
 //! ```no_run
 //! use stoch_core::Sf64;
