@@ -18,7 +18,11 @@
 //!   far smaller than its operands) but the digits show no loss and nothing is recorded;
 //! - `cancellation found`: `a` carries noise in its last digits, so every `a + b` loses them
 //!   all: one cancellation and one accuracy collapse recorded per iteration, at the same two
-//!   source sites by every thread.
+//!   source sites by every thread;
+//! - `branching, not checked` and `branching found`: `acc += a < b` on two values whose
+//!   difference is numerical noise, with the branching check off, then on: every iteration of
+//!   the second records one unstable branching at an already-seen site, so the difference of
+//!   the two lines is the cost of recording one event (out-of-line call included).
 //!
 //! Times are wall-clock nanoseconds per iteration of one thread: with `T` threads on `T` free
 //! cores, a figure equal to the one-thread figure means `T` times the throughput. The example
@@ -48,8 +52,16 @@ use std::time::Instant;
 
 use stoch_core::{report, reset, Config, Instability, ReportMode, Sf64};
 
-/// A timed loop: its name, whether the checks are on, and its body.
-type Row = (&'static str, bool, fn(usize));
+/// Which checks a timed loop runs with.
+#[derive(Clone, Copy)]
+enum Checks {
+    On,
+    Off,
+    AllButBranching,
+}
+
+/// A timed loop: its name, its checks, and its body.
+type Row = (&'static str, Checks, fn(usize));
 
 /// Runs `body(n)` on `threads` threads at once and returns the wall-clock time per iteration
 /// of one thread, in nanoseconds.
@@ -96,12 +108,26 @@ fn noisy(n: usize) {
     );
 }
 
-/// Every check on, or every check off; no report at exit.
-fn checks(on: bool) {
-    Config::default()
-        .detect_all(on)
-        .report(ReportMode::Off)
-        .apply();
+/// Comparisons of two values whose difference is numerical noise: an unstable branching each.
+fn branching(n: usize) {
+    let a = black_box(Sf64::from_samples([1.0 + 1e-12, 1.0 - 1e-12, 1.0 + 3e-13]));
+    let b = black_box(Sf64::new(1.0));
+    let mut acc = 0u64;
+    for _ in 0..n {
+        acc += u64::from(black_box(a) < black_box(b));
+    }
+    black_box(acc);
+}
+
+/// The checks of a row; no report at exit.
+fn checks(which: Checks) {
+    let c = Config::default().report(ReportMode::Off);
+    match which {
+        Checks::On => c.detect_all(true),
+        Checks::Off => c.detect_all(false),
+        Checks::AllButBranching => c.detect_all(true).disable(Instability::Branching),
+    }
+    .apply();
 }
 
 fn main() {
@@ -136,25 +162,42 @@ fn main() {
         "1 thread",
         format!("{threads} threads")
     );
-    let rows: [Row; 4] = [
-        ("plain", false, plain),
-        ("checks off", false, exact),
-        ("slow path, nothing found", true, exact),
-        ("cancellation found", true, noisy),
+    let rows: [Row; 6] = [
+        ("plain", Checks::Off, plain),
+        ("checks off", Checks::Off, exact),
+        ("slow path, nothing found", Checks::On, exact),
+        ("cancellation found", Checks::On, noisy),
+        ("branching, not checked", Checks::AllButBranching, branching),
+        ("branching found", Checks::On, branching),
     ];
-    let mut found = 0;
-    for (name, on, body) in rows {
-        checks(on);
+    let mut found = [0; 2];
+    let mut times = [0.0; 2];
+    for (name, which, body) in rows {
+        checks(which);
         reset();
         let one = per_iteration(1, n, body);
         let many = per_iteration(threads, n, body);
         println!("{name:<26} {one:>10.1} {many:>11.1}");
-        found = report().count(Instability::Cancellation);
+        let r = report();
+        if name == "cancellation found" {
+            found[0] = r.count(Instability::Cancellation);
+        } else if name == "branching found" {
+            found[1] = r.count(Instability::Branching);
+            times[1] = one;
+        } else if name == "branching, not checked" {
+            times[0] = one;
+        }
     }
+    println!(
+        "recording one event at a seen site: {:.1} ns (branching found - not checked, 1 thread)",
+        times[1] - times[0]
+    );
     let want = (n + threads * n) as u64;
-    if found != want {
-        eprintln!("counted {found} cancellations, expected {want} ({n} + {threads} x {n})");
-        std::process::exit(1);
+    for (got, what) in found.into_iter().zip(["cancellations", "branchings"]) {
+        if got != want {
+            eprintln!("counted {got} {what}, expected {want} ({n} + {threads} x {n})");
+            std::process::exit(1);
+        }
     }
-    println!("counted: {found} cancellations ({n} + {threads} x {n}), as expected");
+    println!("counted: {want} cancellations and {want} branchings ({n} + {threads} x {n}) each, as expected");
 }

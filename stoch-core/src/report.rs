@@ -21,7 +21,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::panic::Location;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::thread::LocalKey;
 
@@ -189,6 +189,9 @@ struct SiteTable {
     ids: HashMap<(u8, &'static Location<'static>), u32, BuildHasherDefault<DefaultHasher>>,
     /// The sites, indexed by number.
     keys: Vec<(u8, &'static Location<'static>)>,
+    /// For a site inside a dependency: the user's line that first led there (see
+    /// [`user_line`]), by site number.
+    via: BTreeMap<u32, String>,
 }
 
 impl SiteTable {
@@ -196,14 +199,16 @@ impl SiteTable {
         SiteTable {
             ids: HashMap::with_hasher(BuildHasherDefault::new()),
             keys: Vec::new(),
+            via: BTreeMap::new(),
         }
     }
 
     /// The number of `(kind, loc)`, compared by value (`Location`'s `Eq`), given if there are
-    /// fewer than `max` sites; `None` beyond the bound.
-    fn id(&mut self, kind: u8, loc: &'static Location<'static>, max: usize) -> Option<u32> {
+    /// fewer than `max` sites, and whether it was numbered by this call; `None` beyond the
+    /// bound.
+    fn id(&mut self, kind: u8, loc: &'static Location<'static>, max: usize) -> Option<(u32, bool)> {
         if let Some(&id) = self.ids.get(&(kind, loc)) {
-            return Some(id);
+            return Some((id, false));
         }
         if self.keys.len() >= max {
             return None;
@@ -214,7 +219,7 @@ impl SiteTable {
             .filter(|&id| id != OVERFLOW)?;
         self.ids.insert((kind, loc), id);
         self.keys.push((kind, loc));
-        Some(id)
+        Some((id, true))
     }
 }
 
@@ -305,7 +310,8 @@ impl Shard {
         loc: &'static Location<'static>,
         max: usize,
     ) -> bool {
-        let id = {
+        arm_exit_report();
+        let numbered = {
             let mut t = lock(tables);
             let table = if key.0 == u8::MAX {
                 &mut t.collapses
@@ -314,8 +320,22 @@ impl Shard {
             };
             table.id(key.0, loc, max)
         };
+        if let Some((id, true)) = numbered {
+            if in_dependency(loc.file()) {
+                // Once per site and process: the stack walk costs microseconds to milliseconds.
+                if let Some(line) = user_line() {
+                    let mut t = lock(tables);
+                    let table = if key.0 == u8::MAX {
+                        &mut t.collapses
+                    } else {
+                        &mut t.sites
+                    };
+                    table.via.insert(id, line);
+                }
+            }
+        }
         let mut slot = Slot {
-            id: id.unwrap_or(OVERFLOW),
+            id: numbered.map_or(OVERFLOW, |(id, _)| id),
             count: 0,
         };
         let kept = slot.bump();
@@ -359,8 +379,9 @@ struct Recorder {
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Snapshot {
     counts: Counts,
-    sites: Vec<(Instability, &'static Location<'static>, u64)>,
-    collapses: Vec<(&'static Location<'static>, u64)>,
+    /// Kind, site, count, and the user's line that led to a site inside a dependency.
+    sites: Vec<(Instability, &'static Location<'static>, u64, Option<String>)>,
+    collapses: Vec<(&'static Location<'static>, u64, Option<String>)>,
     gpu: Vec<GpuCount>,
 }
 
@@ -423,7 +444,8 @@ impl Recorder {
             .filter(|&(_, &count)| count > 0)
             .filter_map(|(id, &count)| {
                 let &(kind, loc) = tables.sites.keys.get(id)?;
-                Some((*Instability::ALL.get(kind as usize)?, loc, count))
+                let via = tables.sites.via.get(&(id as u32)).cloned();
+                Some((*Instability::ALL.get(kind as usize)?, loc, count, via))
             })
             .collect();
         let collapses = totals
@@ -431,7 +453,10 @@ impl Recorder {
             .iter()
             .enumerate()
             .filter(|&(_, &count)| count > 0)
-            .filter_map(|(id, &count)| Some((tables.collapses.keys.get(id)?.1, count)))
+            .filter_map(|(id, &count)| {
+                let via = tables.collapses.via.get(&(id as u32)).cloned();
+                Some((tables.collapses.keys.get(id)?.1, count, via))
+            })
             .collect();
         let gpu = reg
             .gpu
@@ -600,6 +625,7 @@ pub fn record_gpu(kernel: &str, kind: Instability, count: u64) {
     if count == 0 {
         return;
     }
+    arm_exit_report();
     RECORDER.record_gpu(kernel, kind, count);
 }
 
@@ -607,7 +633,140 @@ pub fn record_gpu(kernel: &str, kind: Instability, count: u64) {
 /// [`finish`] to print again (for tests).
 pub fn reset() {
     RECORDER.reset();
+    INEXACT_PRINTS.store(0, Ordering::Relaxed);
+    *lock(&INEXACT_FIRST) = None;
     PRINTED.store(false, Ordering::Relaxed);
+}
+
+/// Values printed with more significant digits than they have exact (`{:.p}`, `{:.pe}`).
+static INEXACT_PRINTS: AtomicU64 = AtomicU64::new(0);
+/// The first of them, described for the report.
+static INEXACT_FIRST: Mutex<Option<String>> = Mutex::new(None);
+
+/// Counts a value printed with digits that are not exact; `describe` says what was printed
+/// (called for the first such value only).
+pub(crate) fn note_inexact_print(describe: impl FnOnce() -> String) {
+    if INEXACT_PRINTS.fetch_add(1, Ordering::Relaxed) == 0 {
+        let text = describe();
+        lock(&INEXACT_FIRST).get_or_insert(text);
+    }
+    arm_exit_report();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report at exit, whatever the entry point.
+
+/// Whether the exit-time report is registered.
+static EXIT_ARMED: std::sync::Once = std::sync::Once::new();
+/// Set by `#[stochastic(report = false)]` on `main`: no report at exit.
+static EXIT_REPORT_OFF: AtomicBool = AtomicBool::new(false);
+
+/// Registers, once per process, a handler that prints the report when the process exits
+/// (`main` returns, `std::process::exit`, a panic that ends `main`), unless it was printed
+/// already ([`finish`], the guard of [`init`] or of `#[stochastic]` on `main`), turned off
+/// (`STOCH_REPORT=off`, `report = false`) or has nothing to say. Called at the first event
+/// recorded at each new site, so a run that found instabilities always ends with its report,
+/// also when its `main` is not annotated.
+fn arm_exit_report() {
+    EXIT_ARMED.call_once(|| {
+        // SAFETY: `atexit` takes a plain `extern "C" fn()` with no captured state; the handler
+        // catches every panic, so none unwinds into the C library.
+        unsafe {
+            libc::atexit(exit_report);
+        }
+    });
+}
+
+/// The `atexit` handler (see [`arm_exit_report`]).
+extern "C" fn exit_report() {
+    let _ = std::panic::catch_unwind(|| {
+        if EXIT_REPORT_OFF.load(Ordering::Acquire) || PRINTED.load(Ordering::Acquire) {
+            return;
+        }
+        let r = report();
+        if r.total == 0 && r.collapse_total == 0 && r.inexact_prints == 0 && r.gpu.is_empty() {
+            return;
+        }
+        finish();
+    });
+}
+
+/// No report at exit from the handler of [`arm_exit_report`] (`report = false` on `main`).
+pub(crate) fn exit_report_off() {
+    EXIT_REPORT_OFF.store(true, Ordering::Release);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sites inside dependencies.
+
+/// Whether a source path is outside the user's workspace: cargo names the files of workspace
+/// members by relative paths, and those of other packages (registry, git, std) by absolute ones.
+fn in_dependency(file: &str) -> bool {
+    std::path::Path::new(file).is_absolute() || file.starts_with("/rustc/")
+}
+
+/// A path as the report shows it: a file of a registry package as `crate-version/path`
+/// (`nalgebra-0.35.0/src/linalg/lu.rs`), a git checkout as `repo-rev/path`, the standard
+/// library as `rust/library/...`, another absolute path from its package's directory (the one
+/// above its last `src`), a relative path unchanged.
+///
+/// ```text
+/// /home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/nalgebra-0.35.0/src/linalg/lu.rs
+///     -> nalgebra-0.35.0/src/linalg/lu.rs
+/// ```
+fn readable_path(file: &str) -> String {
+    if !in_dependency(file) {
+        return file.to_string();
+    }
+    let unix = file.replace('\\', "/");
+    if let Some((_, rest)) = unix.split_once("/registry/src/") {
+        // rest = index.crates.io-<hash>/<crate>-<version>/...
+        if let Some((_, tail)) = rest.split_once('/') {
+            return tail.to_string();
+        }
+    }
+    if let Some((_, rest)) = unix.split_once("/git/checkouts/") {
+        // rest = <repo>-<hash>/<rev>/...
+        let mut parts = rest.splitn(3, '/');
+        if let (Some(repo), Some(rev), Some(tail)) = (parts.next(), parts.next(), parts.next()) {
+            let repo = repo.rsplit_once('-').map_or(repo, |(r, _)| r);
+            return format!("{repo}-{rev}/{tail}");
+        }
+    }
+    if let Some(rest) = unix.strip_prefix("/rustc/") {
+        if let Some((_, tail)) = rest.split_once('/') {
+            return format!("rust/{tail}");
+        }
+    }
+    let parts: Vec<&str> = unix.split('/').collect();
+    match parts.iter().rposition(|p| *p == "src") {
+        Some(i) if i >= 1 => parts[i - 1..].join("/"),
+        _ => unix,
+    }
+}
+
+/// The user's source line on the current stack: the innermost frame, below the runtime's
+/// entry frames, whose file is not inside a dependency, the standard library or stoch itself.
+/// `None` when the binary has no line tables (release builds without `debug`).
+fn user_line() -> Option<String> {
+    let trace = std::backtrace::Backtrace::force_capture().to_string();
+    for line in trace.lines().map(str::trim_start) {
+        if line.contains("__rust_begin_short_backtrace") || line.contains("std::rt::lang_start") {
+            return None;
+        }
+        let Some(at) = line.strip_prefix("at ") else {
+            continue;
+        };
+        let path = at.strip_prefix("./").unwrap_or(at);
+        let is_stoch = ["stoch-core/", "stoch-macros/", "stoch_core/"]
+            .iter()
+            .any(|p| path.contains(p));
+        if is_stoch || in_dependency(path) {
+            continue;
+        }
+        return Some(path.to_string());
+    }
+    None
 }
 
 /// One source location where instabilities of one kind occurred.
@@ -615,7 +774,8 @@ pub fn reset() {
 pub struct Site {
     /// The kind.
     pub kind: Instability,
-    /// Source file, as the compiler names it.
+    /// Source file: as the compiler names it inside the user's workspace (`src/main.rs`), and
+    /// as `crate-version/path` inside a dependency (`nalgebra-0.35.0/src/linalg/lu.rs`).
     pub file: String,
     /// Line, from 1.
     pub line: u32,
@@ -623,12 +783,18 @@ pub struct Site {
     pub column: u32,
     /// How many times.
     pub count: u64,
+    /// For a site inside a dependency (or the standard library): the user's own line that
+    /// first led there (`src/main.rs:42:13`), found from the stack once per site; `None` for
+    /// a site in the user's code, or when the program has no line tables (release builds
+    /// without `debug = "line-tables-only"`).
+    #[serde(default)]
+    pub via: Option<String>,
 }
 
 /// One source location where a significant value became a computed zero.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CollapseSite {
-    /// Source file.
+    /// Source file, named as in [`Site::file`].
     pub file: String,
     /// Line, from 1.
     pub line: u32,
@@ -636,6 +802,9 @@ pub struct CollapseSite {
     pub column: u32,
     /// How many times.
     pub count: u64,
+    /// The user's line that first led to a site inside a dependency, as [`Site::via`].
+    #[serde(default)]
+    pub via: Option<String>,
 }
 
 /// Instabilities flagged on a GPU for one kernel and kind.
@@ -660,12 +829,17 @@ pub struct GpuCount {
 ///               "intrinsic": u64, "math_function": u64, "cancellation": u64 },
 ///   "self_validation_failed": bool,      // any division, multiplication or power instability
 ///   "sites": [ { "kind": "cancellation", "file": str, "line": u32, "column": u32,
-///                "count": u64 } ],       // most frequent first
+///                "count": u64,           // most frequent first; file as in Site::file
+///                "via": str | null } ],  // inside a dependency: the user's line (Site::via)
 ///   "overflow_events": u64,              // events at sites beyond max_sites
-///   "collapses": [ { "file": str, "line": u32, "column": u32, "count": u64 } ],
+///   "collapses": [ { "file": str, "line": u32, "column": u32, "count": u64,
+///                    "via": str | null } ],
 ///   "collapse_total": u64,               // all collapses, kept sites and overflow
 ///   "collapse_overflow": u64,            // collapses at sites beyond max_sites
 ///   "gpu": [ { "kernel": str, "kind": "division", "count": u64 } ],
+///   "inexact_prints": u64,               // values printed ({:.p}, {:.pe}) with more
+///                                        // significant digits than exact
+///   "inexact_print_first": str | null,   // the first of them, and its exact digits
 ///   "config": { "seed": u64, "cancel_level": u32,
 ///               "detect": [kind],            // kinds checked, plus "collapse"
 ///               "report": "text" | "json" | "off" | { "json_file": str },
@@ -690,6 +864,13 @@ pub struct Report {
     collapse_total: u64,
     collapse_overflow: u64,
     gpu: Vec<GpuCount>,
+    #[serde(default)]
+    inexact_prints: u64,
+    #[serde(default)]
+    inexact_print_first: Option<String>,
+    /// Whether a site inside a dependency has no user's line (the program has no line tables).
+    #[serde(skip)]
+    dependency_site_without_via: bool,
     config: Config,
     hardware_fma: bool,
 }
@@ -712,12 +893,13 @@ pub fn report() -> Report {
     let mut sites: Vec<Site> = snap
         .sites
         .iter()
-        .map(|&(kind, loc, count)| Site {
-            kind,
-            file: loc.file().to_string(),
+        .map(|(kind, loc, count, via)| Site {
+            kind: *kind,
+            file: readable_path(loc.file()),
             line: loc.line(),
             column: loc.column(),
-            count,
+            count: *count,
+            via: via.clone(),
         })
         .collect();
     sites.sort_by(|a, b| {
@@ -728,11 +910,12 @@ pub fn report() -> Report {
     let mut collapses: Vec<CollapseSite> = snap
         .collapses
         .iter()
-        .map(|&(loc, count)| CollapseSite {
-            file: loc.file().to_string(),
+        .map(|(loc, count, via)| CollapseSite {
+            file: readable_path(loc.file()),
             line: loc.line(),
             column: loc.column(),
-            count,
+            count: *count,
+            via: via.clone(),
         })
         .collect();
     collapses.sort_by(|a, b| {
@@ -757,6 +940,14 @@ pub fn report() -> Report {
         collapse_total: snap.counts.collapse_total,
         collapse_overflow: snap.counts.collapse_overflow,
         gpu: snap.gpu,
+        inexact_prints: INEXACT_PRINTS.load(Ordering::Relaxed),
+        inexact_print_first: lock(&INEXACT_FIRST).clone(),
+        dependency_site_without_via: snap
+            .sites
+            .iter()
+            .map(|(_, loc, _, via)| (loc, via))
+            .chain(snap.collapses.iter().map(|(loc, _, via)| (loc, via)))
+            .any(|(loc, via)| via.is_none() && in_dependency(loc.file())),
         config,
         hardware_fma: !crate::rounding::slow_software_path(),
     }
@@ -831,6 +1022,38 @@ impl Report {
     #[must_use]
     pub fn gpu(&self) -> &[GpuCount] {
         &self.gpu
+    }
+
+    /// Values printed with a precision (`{:.p}`, `{:.pe}`) that showed more significant digits
+    /// than they have exact. Such a format prints what `f64` prints, so the text keeps its
+    /// layout and parses back; this count (and [`inexact_print_first`]) says where that text
+    /// claims digits that are not there.
+    ///
+    /// [`inexact_print_first`]: Report::inexact_print_first
+    ///
+    /// ```
+    /// use stoch_core::{report, Sf64};
+    /// let x = Sf64::from_samples([0.330, 0.334, 0.338]); // 2 exact digits
+    /// assert_eq!(format!("{x:.5}"), "0.33400");
+    /// assert_eq!(format!("{x:.1}"), "0.3"); // one digit: exact
+    /// let r = report();
+    /// assert_eq!(r.inexact_prints(), 1);
+    /// assert_eq!(
+    ///     r.inexact_print_first(),
+    ///     Some("`{:.5}` printed 0.33400; exact digits: 2, 3.3e-1")
+    /// );
+    /// # stoch_core::reset();
+    /// ```
+    #[must_use]
+    pub fn inexact_prints(&self) -> u64 {
+        self.inexact_prints
+    }
+
+    /// The first value counted by [`inexact_prints`](Report::inexact_prints): the format, what
+    /// it printed, and the value's exact digits.
+    #[must_use]
+    pub fn inexact_print_first(&self) -> Option<&str> {
+        self.inexact_print_first.as_deref()
     }
 
     /// The configuration in force when the snapshot was taken.
@@ -913,11 +1136,15 @@ impl fmt::Display for Report {
         if !self.sites.is_empty() {
             writeln!(f, "Sites (most frequent first):")?;
             for s in self.sites.iter().take(Self::SHOWN_SITES) {
-                writeln!(
+                write!(
                     f,
                     "  {}:{}:{}  {}  {}",
                     s.file, s.line, s.column, s.kind, s.count
                 )?;
+                match &s.via {
+                    Some(v) => writeln!(f, "  (from {v})")?,
+                    None => writeln!(f)?,
+                }
             }
             if self.sites.len() > Self::SHOWN_SITES {
                 writeln!(
@@ -942,7 +1169,11 @@ impl fmt::Display for Report {
                 plural(self.collapse_total, "accuracy collapse")
             )?;
             for s in self.collapses.iter().take(Self::SHOWN_SITES) {
-                writeln!(f, "  {}:{}:{}  {}", s.file, s.line, s.column, s.count)?;
+                write!(f, "  {}:{}:{}  {}", s.file, s.line, s.column, s.count)?;
+                match &s.via {
+                    Some(v) => writeln!(f, "  (from {v})")?,
+                    None => writeln!(f)?,
+                }
             }
             if self.collapses.len() > Self::SHOWN_SITES {
                 writeln!(
@@ -959,6 +1190,24 @@ impl fmt::Display for Report {
                     self.config.get_max_sites()
                 )?;
             }
+        }
+        if self.dependency_site_without_via {
+            writeln!(
+                f,
+                "  (sites inside dependencies name the user's line that led there when the \
+                 program has line tables: debug = \"line-tables-only\" in its [profile.release])"
+            )?;
+        }
+        if self.inexact_prints > 0 {
+            writeln!(
+                f,
+                "{} printed with more digits than exact ({{:.p}} prints what f64 prints; {{}} \
+                 prints the exact digits only){}",
+                plural(self.inexact_prints, "value"),
+                self.inexact_print_first
+                    .as_deref()
+                    .map_or(String::new(), |t| format!(":\n  first: {t}"))
+            )?;
         }
         if !self.gpu.is_empty() {
             writeln!(f, "GPU (elements flagged per kernel):")?;
@@ -1069,6 +1318,7 @@ mod tests {
                     line: 12,
                     column: 9,
                     count: 5,
+                    via: None,
                 },
                 Site {
                     kind: Instability::Division,
@@ -1076,6 +1326,7 @@ mod tests {
                     line: 3,
                     column: 17,
                     count: 2,
+                    via: None,
                 },
             ],
             overflow_events: 0,
@@ -1084,6 +1335,7 @@ mod tests {
                 line: 20,
                 column: 5,
                 count: 1,
+                via: None,
             }],
             collapse_total: 1,
             collapse_overflow: 0,
@@ -1092,6 +1344,9 @@ mod tests {
                 kind: Instability::Multiplication,
                 count: 4,
             }],
+            inexact_prints: 0,
+            inexact_print_first: None,
+            dependency_site_without_via: false,
             config: Config::default().seed(42),
             hardware_fma: true,
         }
@@ -1189,14 +1444,16 @@ GPU (elements flagged per kernel):
       "file": "src/main.rs",
       "line": 12,
       "column": 9,
-      "count": 5
+      "count": 5,
+      "via": null
     },
     {
       "kind": "division",
       "file": "src/lib.rs",
       "line": 3,
       "column": 17,
-      "count": 2
+      "count": 2,
+      "via": null
     }
   ],
   "overflow_events": 6,
@@ -1205,7 +1462,8 @@ GPU (elements flagged per kernel):
       "file": "src/main.rs",
       "line": 20,
       "column": 5,
-      "count": 1
+      "count": 1,
+      "via": null
     }
   ],
   "collapse_total": 3,
@@ -1217,6 +1475,8 @@ GPU (elements flagged per kernel):
       "count": 4
     }
   ],
+  "inexact_prints": 0,
+  "inexact_print_first": null,
   "config": {
     "seed": 42,
     "cancel_level": 4,
@@ -1322,7 +1582,7 @@ GPU (elements flagged per kernel):
         let found: Vec<u64> = s
             .sites
             .iter()
-            .filter(|(k, l, _)| *k == kind && *l == loc)
+            .filter(|(k, l, _, _)| *k == kind && *l == loc)
             .map(|s| s.2)
             .collect();
         assert!(found.len() <= 1, "one site per kind and location: {s:?}");
@@ -1362,7 +1622,7 @@ GPU (elements flagged per kernel):
         assert_eq!(snap.counts.collapse_total, 3);
         assert_eq!(at(&snap, Instability::Division, a), 700);
         assert_eq!(at(&snap, Instability::Cancellation, b), 3);
-        assert_eq!(snap.collapses, [(b, 3)]);
+        assert_eq!(snap.collapses, [(b, 3, None)]);
         assert_eq!(snap.sites.len(), 2);
     }
 
@@ -1459,7 +1719,7 @@ GPU (elements flagged per kernel):
         assert_eq!(snap.sites.len(), 1, "{snap:?}");
         assert_eq!(at(&snap, Instability::Cancellation, a), 3);
         assert_eq!(snap.counts.overflow_events, 1);
-        assert_eq!(snap.collapses, [(a, 2)]);
+        assert_eq!(snap.collapses, [(a, 2, None)]);
         assert_eq!(snap.counts.collapse_overflow, 0);
     }
 
@@ -1492,7 +1752,7 @@ GPU (elements flagged per kernel):
         assert_eq!(snap.counts.kinds[0], 2);
         assert_eq!(at(&snap, Instability::Division, a), 1);
         assert_eq!(at(&snap, Instability::Division, b), 1);
-        assert_eq!(snap.collapses, [(a, 1)]);
+        assert_eq!(snap.collapses, [(a, 1, None)]);
         go.send(false).unwrap();
         t.join().unwrap();
     }
