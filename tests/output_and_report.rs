@@ -323,3 +323,34 @@ fn the_report_is_printed_at_exit_whatever_the_entry_point() {
     let no = child_stderr(&[("STOCH_TEST_EXIT_CHILD", "report_false")]);
     assert!(!no.contains("instability"), "{no}");
 }
+
+/// Branchings at a site already met are counted inline: counts stay exact, and a hook still
+/// sees every event.
+#[test]
+fn seen_sites_count_exactly_and_hooks_see_every_event() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let _g = serial();
+    reset();
+    let a = Sf64::from_samples([1.0 + 1e-12, 1.0 - 1e-12, 1.0 + 3e-13]);
+    let b = Sf64::new(1.0);
+    let compare = |n: usize| (0..n).filter(|_| a < b).count();
+    let line = line!() - 1;
+    compare(1000);
+    let seen = Arc::new(AtomicU64::new(0));
+    let s = Arc::clone(&seen);
+    stoch_core::set_hook(move |e| {
+        if e.kind == Instability::Branching {
+            s.fetch_add(1, Ordering::Relaxed);
+        }
+    });
+    compare(10);
+    stoch_core::clear_hook();
+    compare(5);
+    assert_eq!(seen.load(Ordering::Relaxed), 10);
+    let r = report();
+    assert_eq!(r.count(Instability::Branching), 1015, "{r}");
+    let site = &r.sites()[0];
+    assert_eq!((site.line, site.count), (line, 1015), "{r}");
+    reset();
+}

@@ -43,6 +43,9 @@ static RECORDER: Recorder = Recorder::new();
 thread_local! {
     /// This thread's shard of [`RECORDER`], registered at the thread's first event.
     static LOCAL: Local = Local::register(&RECORDER);
+    /// This thread's [`FastTable`] of [`RECORDER`] while its [`LOCAL`] lives (null before and
+    /// after): read by [`count_if_seen`] without the lazy initialisation of `LOCAL`.
+    static FAST: core::cell::Cell<*const FastTable> = const { core::cell::Cell::new(core::ptr::null()) };
 }
 
 /// Locks `m`, also when a thread panicked while holding it (the counters stay usable).
@@ -431,6 +434,21 @@ impl FastTable {
         true
     }
 
+    /// [`bump`](Self::bump) without its restart after a reset (which is out of line).
+    #[inline(always)]
+    fn bump_seen(&self, epoch: u64, code: u8, addr: usize) -> bool {
+        if self.epoch.load(Ordering::Relaxed) != epoch {
+            return false;
+        }
+        let s = self.slot(code, addr);
+        if s.addr.load(Ordering::Relaxed) != addr || s.kind.load(Ordering::Relaxed) != code {
+            return false;
+        }
+        increment(&s.count);
+        increment(&self.kinds[usize::from(code)]);
+        true
+    }
+
     /// Learns that site number `id` is the site of kind `code` at `addr`, if its slot is free
     /// (owner only).
     fn learn(&self, epoch: u64, code: u8, addr: usize, id: u32) {
@@ -671,6 +689,9 @@ impl Local {
         let fast = Arc::new(FastTable::new(recorder.epoch.load(Ordering::Relaxed)));
         reg.shards.push(Arc::clone(&shard));
         reg.fast.push(Arc::clone(&fast));
+        if core::ptr::eq(recorder, &RECORDER) {
+            FAST.set(Arc::as_ptr(&fast));
+        }
         Local {
             shard,
             fast,
@@ -681,6 +702,9 @@ impl Local {
 
 impl Drop for Local {
     fn drop(&mut self) {
+        if FAST.get() == Arc::as_ptr(&self.fast) {
+            FAST.set(core::ptr::null());
+        }
         // Under the registry's lock: a report sees these counts once, in the thread's tables
         // or in the totals.
         let mut reg = self.recorder.registry();
@@ -694,8 +718,11 @@ impl Drop for Local {
     }
 }
 
-/// A function a debugger can break on: called once for every instability event, after it is
-/// counted. It does nothing else. In gdb or lldb: `break stoch_instability_breakpoint`.
+/// A function a debugger can break on: called once for every instability event recorded out of
+/// line, after it is counted. It does nothing else. In gdb or lldb: `break
+/// stoch_instability_breakpoint`. An unstable branching at a site its thread has met already
+/// is counted inline, without this call, unless a hook is installed ([`set_hook`]: install an
+/// empty one to break on every event) or `STOCH_PANIC_ON` names branching.
 #[no_mangle]
 #[inline(never)]
 pub extern "Rust" fn stoch_instability_breakpoint(event: &Event) {
@@ -735,6 +762,31 @@ pub fn clear_hook() {
 /// The bound on sites in force.
 fn max_sites() -> usize {
     usize::try_from(config::MAX_SITES.load(Ordering::Relaxed)).unwrap_or(usize::MAX)
+}
+
+/// Counts an instability of `kind` at `loc`, inline, if this thread has met the site and
+/// nothing else is to be done for it (no hook, `kind` not in `STOCH_PANIC_ON`): two counter
+/// increments, no call, so a caller's hot path keeps its registers. `false` otherwise: then
+/// [`record`] must be called (out of line).
+#[inline(always)]
+pub(crate) fn count_if_seen(kind: Instability, loc: &'static Location<'static>) -> bool {
+    if HAS_HOOK.load(Ordering::Relaxed)
+        || config::PANIC_ON.load(Ordering::Relaxed) & kind.bit() != 0
+    {
+        return false;
+    }
+    let t = FAST.get();
+    if t.is_null() {
+        return false;
+    }
+    // SAFETY: `FAST` holds the address of this thread's live `FastTable` (an `Arc` kept by its
+    // `LOCAL`, which clears `FAST` before releasing it).
+    let t = unsafe { &*t };
+    t.bump_seen(
+        RECORDER.epoch.load(Ordering::Relaxed),
+        kind.index() as u8,
+        addr(loc),
+    )
 }
 
 /// Records one instability of `kind` at `loc` (the one counting entry point).
