@@ -284,13 +284,25 @@ fn exit_report_child() {
         drop(stoch_core::__private::main_prologue(false));
     }
     let noise = Sf64::from_samples([1e-17, -2e-17, 3e-17]);
+    if mode == "dependency" {
+        let _ = num_traits::pow(noise, 2);
+        return;
+    }
     let _ = Sf64::new(1.0) / noise;
 }
 
 /// Runs [`exit_report_child`] in a new process with `env`, and returns its stderr.
 fn child_stderr(env: &[(&str, &str)]) -> String {
+    child_stderr_in(env, None)
+}
+
+/// [`child_stderr`] in the directory `dir`.
+fn child_stderr_in(env: &[(&str, &str)], dir: Option<&std::path::Path>) -> String {
     let exe = std::env::current_exe().unwrap();
     let mut cmd = Command::new(exe);
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
     cmd.args([
         "--exact",
         "exit_report_child",
@@ -353,4 +365,22 @@ fn seen_sites_count_exactly_and_hooks_see_every_event() {
     let site = &r.sites()[0];
     assert_eq!((site.line, site.count), (line, 1015), "{r}");
     reset();
+}
+
+/// The user's line of a dependency site is found also when the program runs from another
+/// directory than its workspace (the stack then names the user's files by absolute paths).
+#[test]
+fn the_users_line_is_found_from_another_directory() {
+    let dir = std::env::temp_dir();
+    let err = child_stderr_in(&[("STOCH_TEST_EXIT_CHILD", "dependency")], Some(&dir));
+    assert!(err.contains("unstable multiplication"), "{err}");
+    let site = err
+        .lines()
+        .find(|l| l.contains("src/pow.rs"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(site.trim_start().starts_with("num-traits-0.2."), "{site}");
+    assert!(
+        site.contains("(from ") && site.contains("output_and_report.rs:"),
+        "{site}"
+    );
 }

@@ -972,10 +972,12 @@ fn readable_path(file: &str) -> String {
 }
 
 /// The user's source line on the current stack: the innermost frame, below the runtime's
-/// entry frames, whose file is not inside a dependency, the standard library or stoch itself.
+/// entry frames, whose file is not a package of cargo's registry or git checkouts, the standard
+/// library or stoch itself (a path relative to the current directory when it is under it).
 /// `None` when the binary has no line tables (release builds without `debug`).
 fn user_line() -> Option<String> {
     let trace = std::backtrace::Backtrace::force_capture().to_string();
+    let cwd = std::env::current_dir().ok();
     for line in trace.lines().map(str::trim_start) {
         if line.contains("__rust_begin_short_backtrace") || line.contains("std::rt::lang_start") {
             return None;
@@ -984,13 +986,26 @@ fn user_line() -> Option<String> {
             continue;
         };
         let path = at.strip_prefix("./").unwrap_or(at);
-        let is_stoch = ["stoch-core/", "stoch-macros/", "stoch_core/"]
-            .iter()
-            .any(|p| path.contains(p));
-        if is_stoch || in_dependency(path) {
+        let unix = path.replace('\\', "/");
+        let elsewhere = [
+            "/registry/src/",
+            "/git/checkouts/",
+            "/lib/rustlib/",
+            "stoch-core/",
+            "stoch-macros/",
+            "stoch_core/",
+        ]
+        .iter()
+        .any(|p| unix.contains(p))
+            || unix.starts_with("/rustc/");
+        if elsewhere {
             continue;
         }
-        return Some(path.to_string());
+        let shown = cwd
+            .as_deref()
+            .and_then(|d| std::path::Path::new(path).strip_prefix(d).ok())
+            .map_or_else(|| path.to_string(), |p| p.display().to_string());
+        return Some(shown);
     }
     None
 }
@@ -1947,6 +1962,31 @@ GPU (elements flagged per kernel):
         assert_eq!(snap.counts.overflow_events, 1);
         assert_eq!(snap.collapses, [(a, 2, None)]);
         assert_eq!(snap.counts.collapse_overflow, 0);
+    }
+
+    #[test]
+    fn dependency_paths_read_as_crate_and_path() {
+        for (file, want) in [
+            (
+                "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/nalgebra-0.35.0/src/linalg/lu.rs",
+                "nalgebra-0.35.0/src/linalg/lu.rs",
+            ),
+            (
+                "/home/u/.cargo/git/checkouts/cgmath-3bd2e5f1c9a0d7e6/a1b2c3d/src/vector.rs",
+                "cgmath-a1b2c3d/src/vector.rs",
+            ),
+            (
+                "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/iter/traits/accum.rs",
+                "rust/library/core/src/iter/traits/accum.rs",
+            ),
+            ("/opt/src/mylib/src/lib.rs", "mylib/src/lib.rs"),
+            ("src/main.rs", "src/main.rs"),
+            ("examples/wave3d.rs", "examples/wave3d.rs"),
+        ] {
+            assert_eq!(readable_path(file), want, "{file}");
+        }
+        assert!(in_dependency("/rustc/x/library/core/src/cmp.rs"));
+        assert!(!in_dependency("src/main.rs"));
     }
 
     /// Events at a site already met are counted by the thread's lock-free table, not its
