@@ -194,7 +194,28 @@ struct SiteTable {
     keys: Vec<(u8, &'static Location<'static>)>,
     /// For a site inside a dependency: the user's line that first led there (see
     /// [`user_line`]), by site number.
-    via: BTreeMap<u32, String>,
+    via: BTreeMap<u32, Via>,
+}
+
+/// The user's line of a site inside a dependency: the stack captured at the site's first
+/// event, read when a report first needs it (reading the debug information of a program can
+/// take a few hundred milliseconds, capturing the stack takes microseconds).
+enum Via {
+    Stack(Box<std::backtrace::Backtrace>),
+    Line(Option<String>),
+}
+
+impl Via {
+    /// The line, reading the stack the first time.
+    fn line(&mut self) -> Option<String> {
+        if let Via::Stack(trace) = self {
+            *self = Via::Line(user_line(&trace.to_string()));
+        }
+        match self {
+            Via::Line(line) => line.clone(),
+            Via::Stack(_) => None,
+        }
+    }
 }
 
 impl SiteTable {
@@ -332,16 +353,15 @@ impl Shard {
         };
         if let Some((id, true)) = numbered {
             if in_dependency(loc.file()) {
-                // Once per site and process: the stack walk costs microseconds to milliseconds.
-                if let Some(line) = user_line() {
-                    let mut t = lock(tables);
-                    let table = if key.0 == u8::MAX {
-                        &mut t.collapses
-                    } else {
-                        &mut t.sites
-                    };
-                    table.via.insert(id, line);
-                }
+                // Once per site and process: a stack walk of a few microseconds.
+                let trace = Box::new(std::backtrace::Backtrace::force_capture());
+                let mut t = lock(tables);
+                let table = if key.0 == u8::MAX {
+                    &mut t.collapses
+                } else {
+                    &mut t.sites
+                };
+                table.via.insert(id, Via::Stack(trace));
             }
         }
         let mut slot = Slot {
@@ -609,7 +629,7 @@ impl Recorder {
         for shard in &reg.shards {
             lock(shard).add_to(&mut totals);
         }
-        let tables = lock(&self.tables);
+        let mut tables = lock(&self.tables);
         // Every number in a shard is in the tables (`reset` clears both at once); a number met
         // after its shard was read counts nothing yet and is left out.
         let sites = totals
@@ -619,7 +639,7 @@ impl Recorder {
             .filter(|&(_, &count)| count > 0)
             .filter_map(|(id, &count)| {
                 let &(kind, loc) = tables.sites.keys.get(id)?;
-                let via = tables.sites.via.get(&(id as u32)).cloned();
+                let via = tables.sites.via.get_mut(&(id as u32)).and_then(Via::line);
                 Some((*Instability::ALL.get(kind as usize)?, loc, count, via))
             })
             .collect();
@@ -629,7 +649,11 @@ impl Recorder {
             .enumerate()
             .filter(|&(_, &count)| count > 0)
             .filter_map(|(id, &count)| {
-                let via = tables.collapses.via.get(&(id as u32)).cloned();
+                let via = tables
+                    .collapses
+                    .via
+                    .get_mut(&(id as u32))
+                    .and_then(Via::line);
                 Some((tables.collapses.keys.get(id)?.1, count, via))
             })
             .collect();
@@ -906,7 +930,10 @@ fn arm_exit_report() {
 /// The `atexit` handler (see [`arm_exit_report`]).
 extern "C" fn exit_report() {
     let _ = std::panic::catch_unwind(|| {
-        if EXIT_REPORT_OFF.load(Ordering::Acquire) || PRINTED.load(Ordering::Acquire) {
+        if EXIT_REPORT_OFF.load(Ordering::Acquire)
+            || PRINTED.load(Ordering::Acquire)
+            || *config::current().get_report() == ReportMode::Off
+        {
             return;
         }
         let r = report();
@@ -971,12 +998,11 @@ fn readable_path(file: &str) -> String {
     }
 }
 
-/// The user's source line on the current stack: the innermost frame, below the runtime's
+/// The user's source line on a stack (a `Backtrace` as text): the innermost frame, below the runtime's
 /// entry frames, whose file is not a package of cargo's registry or git checkouts, the standard
 /// library or stoch itself (a path relative to the current directory when it is under it).
 /// `None` when the binary has no line tables (release builds without `debug`).
-fn user_line() -> Option<String> {
-    let trace = std::backtrace::Backtrace::force_capture().to_string();
+fn user_line(trace: &str) -> Option<String> {
     let cwd = std::env::current_dir().ok();
     for line in trace.lines().map(str::trim_start) {
         if line.contains("__rust_begin_short_backtrace") || line.contains("std::rt::lang_start") {
