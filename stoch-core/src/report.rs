@@ -1501,6 +1501,10 @@ pub fn finish() {
     if PRINTED.swap(true, Ordering::AcqRel) {
         return;
     }
+    if *config::current().get_report() == ReportMode::Off {
+        // Nothing to write: no snapshot (reading the stacks of dependency sites takes time).
+        return;
+    }
     let r = report();
     match r.config.get_report().clone() {
         ReportMode::Off => {}
