@@ -12,7 +12,8 @@
 //! - `guard`: holds the guard of `stoch_core::init(Config::from_env()?)` and also calls
 //!   `finish()` before the guard drops; a bad variable makes it print the error and exit with 2.
 //! - `guard-panic`: holds the guard and panics; the guard prints while unwinding.
-//! - `none`: never asks for the report (nothing is printed).
+//! - `none`: never asks for the report; it is printed once all the same, when the process
+//!   exits, because instabilities were recorded (`STOCH_REPORT=off` turns it off).
 //! - `explicit`: holds the guard of `init(Config::default().seed(1))`; any `STOCH_*` variable
 //!   whose value that configuration does not hold is named on stderr as not applied.
 //! - `abs-first`: the program's first stochastic operation is `abs` of a value whose samples

@@ -406,12 +406,26 @@ __device__ __forceinline__ int stoch_dsa_digits_fast(double a, double b, double 
     return max_digits;
 }
 
-/// digits.rs `digits`: floor(C + 0.5) clamped to [0, max_digits]; the maximum for identical
-/// nonzero samples; 0 for a computed zero or a non-finite sample.
+/// digits.rs `identical_digits`: the digits of three identical finite samples: max_digits
+/// (an exact zero included), floor(log10 k) (at least 1) for a subnormal k * (smallest one).
+template <class T> __device__ __forceinline__ int stoch_dsa_identical_digits(double a) {
+    const double min_normal = sizeof(T) == 4 ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+    const double min_sub = sizeof(T) == 4 ? 1.401298464324817e-45 : 4.9406564584124654e-324;
+    double m = fabs(a);
+    if (m == 0.0 || m >= min_normal) return stoch_limits<T>::max_digits;
+    double k = m / min_sub; // an integer below 2^52: compared with exact powers of ten
+    int d = 1;
+    for (double p = 100.0; d < stoch_limits<T>::max_digits && k >= p; p *= 10.0) ++d;
+    return d;
+}
+
+/// digits.rs `digits`: floor(C + 0.5) clamped to [0, max_digits]; identical samples give
+/// stoch_dsa_identical_digits (the maximum, an exact zero included); 0 for numerical noise or
+/// a non-finite sample.
 template <class T> __device__ __noinline__ int stoch_dsa_digits(T x, T y, T z) {
     double a = (double)x, b = (double)y, c = (double)z;
     if (!stoch_finite_bits(a) || !stoch_finite_bits(b) || !stoch_finite_bits(c)) return 0;
-    if (x == y && y == z) return x == (T)0 ? 0 : stoch_limits<T>::max_digits;
+    if (x == y && y == z) return stoch_dsa_identical_digits<T>(a);
     int k = sizeof(T) == 4 ? stoch_dsa_digits_fast(a, b, c, 7, 7, 1e-5) : stoch_dsa_digits_fast(a, b, c, 15, 10, 1e-3);
     if (k >= 0) return k;
     if (stoch_dsa_is_noise(x, y, z)) return 0;

@@ -155,7 +155,8 @@ pub(crate) fn is_computed_zero<T: StochFloat>(s: &[T; 3]) -> bool {
     (s[0] == T::ZERO && s[1] == T::ZERO && s[2] == T::ZERO) || is_noise(s)
 }
 
-/// Real-valued `C`: +∞ for identical finite samples, NaN when a sample is not finite.
+/// Real-valued `C`: +∞ for identical finite non-zero samples, −∞ for three zeros, NaN when a
+/// sample is not finite.
 pub(crate) fn estimate<T: StochFloat>(s: &[T; 3]) -> f64 {
     if s.iter().any(|x| !x.is_finite()) {
         return f64::NAN;
@@ -178,14 +179,41 @@ pub(crate) fn estimate<T: StochFloat>(s: &[T; 3]) -> f64 {
     f64::from_bits(LOG_OFFSET.load(Ordering::Relaxed)) - 0.5 * (q / 2.0).log10()
 }
 
-/// Integer digits: `⌊C + 0.5⌋` clamped to `0..=MAX_DIGITS`; the maximum for identical non-zero
-/// samples, 0 for a computed zero or a non-finite sample.
+/// The digits of three identical finite samples `x`: the type's maximum (an exact zero
+/// included, as in CADNA), except for a subnormal `x = k·2^(e_min − p)`, which holds
+/// `⌊log10 k⌋` decimal digits (at least 1): `5.237e-319` as an `f64` is `k ≈ 1.06e5`, 5 digits.
+/// The device header's `stoch_dsa_identical_digits` is the same.
+#[inline(always)]
+pub(crate) fn identical_digits<T: StochFloat>(x: T) -> u32 {
+    let (min_normal, min_sub) = if T::MAX_DIGITS <= 7 {
+        (f64::from(f32::MIN_POSITIVE), f64::from(f32::from_bits(1)))
+    } else {
+        (f64::MIN_POSITIVE, f64::from_bits(1))
+    };
+    let m = x.to_f64().abs();
+    if m == 0.0 || m >= min_normal {
+        return T::MAX_DIGITS;
+    }
+    // k is an integer below 2^52: compared with exact powers of ten, no logarithm.
+    let k = m / min_sub;
+    let mut d = 1;
+    let mut p = 100.0;
+    while d < T::MAX_DIGITS && k >= p {
+        d += 1;
+        p *= 10.0;
+    }
+    d
+}
+
+/// Integer digits: `⌊C + 0.5⌋` clamped to `0..=MAX_DIGITS`; for identical samples, the maximum
+/// ([`identical_digits`]: fewer for a subnormal), an exact zero included; 0 for numerical noise
+/// or a non-finite sample.
 pub(crate) fn digits<T: StochFloat>(s: &[T; 3]) -> u32 {
     if s.iter().any(|x| !x.is_finite()) {
         return 0;
     }
     if s[0] == s[1] && s[1] == s[2] {
-        return if s[0] == T::ZERO { 0 } else { T::MAX_DIGITS };
+        return identical_digits(s[0]);
     }
     let (a, b, c) = (s[0].to_f64(), s[1].to_f64(), s[2].to_f64());
     let fast = if T::MAX_DIGITS <= 7 {
@@ -240,7 +268,7 @@ fn digits_exact<T: StochFloat>(s: &[T; 3]) -> u32 {
         return 0;
     }
     if s[0] == s[1] && s[1] == s[2] {
-        return if s[0] == T::ZERO { 0 } else { T::MAX_DIGITS };
+        return identical_digits(s[0]);
     }
     if is_noise(s) {
         return 0;
@@ -256,14 +284,18 @@ impl<T: StochFloat> Stochastic<T> {
     /// The number of exact significant decimal digits of the mean (CESTAC estimate at the
     /// configured confidence, 95% by default), from 0 to 15 (`f64`) or 7 (`f32`).
     ///
-    /// Identical non-zero samples give the maximum; a computed zero gives 0; a NaN or infinite
-    /// sample gives 0.
+    /// Identical samples give the maximum (DESIGN §3), an exact zero included, as CADNA reports
+    /// it; a subnormal holds fewer digits than a normal number, `⌊log10 k⌋` for `k` times the
+    /// smallest subnormal (5 for `5.237e-319`), and identical subnormal samples give that.
+    /// Numerical noise gives 0; a NaN or infinite sample gives 0.
     ///
     /// # Examples
     ///
     /// ```
     /// use stoch_core::Sf64;
     /// assert_eq!(Sf64::new(0.1).digits(), 15);
+    /// assert_eq!(Sf64::new(0.0).digits(), 15);
+    /// assert_eq!(Sf64::new(5.23704643935263e-319).digits(), 5);
     /// // σ = 1e-6: C = log10(√3 / (4.3027 · 1e-6)) = 5.60, rounded half up: 6.
     /// let x = Sf64::from_samples([1.0 - 1e-6, 1.0, 1.0 + 1e-6]);
     /// assert_eq!(x.digits(), 6);
@@ -428,7 +460,10 @@ mod tests {
 
     #[test]
     fn special_values() {
-        assert_eq!(Sf64::new(0.0).digits(), 0);
+        assert_eq!(Sf64::new(0.0).digits(), 15);
+        assert_eq!(Sf64::new(-0.0).digits(), 15);
+        assert_eq!(Sf64::from_samples([0.0, -0.0, 0.0]).digits(), 15);
+        assert_eq!(Sf32::new(0.0).digits(), 7);
         assert!(Sf64::new(0.0).is_exact_zero());
         assert!(!Sf64::new(0.0).is_numerical_noise());
         assert_eq!(Sf64::new(2.5).digits(), 15);
@@ -438,6 +473,31 @@ mod tests {
         assert!(Sf64::new(f64::NAN).digits_estimate().is_nan());
         assert!(!Sf64::new(f64::NAN).is_computed_zero());
         assert_eq!(Sf64::new(1.0).digits_estimate(), f64::INFINITY);
+    }
+
+    #[test]
+    fn subnormals_hold_fewer_digits() {
+        // k·2^-1074 holds ⌊log10 k⌋ digits (at least one), the type's maximum from the
+        // smallest normal number up.
+        let tiny = f64::from_bits(1);
+        for (k, want) in [
+            (1u64, 1),
+            (9, 1),
+            (99, 1),
+            (100, 2),
+            (106_000, 5),
+            (999_999, 5),
+            (1_000_000, 6),
+            (1 << 51, 15),
+        ] {
+            let x = Sf64::new(k as f64 * tiny);
+            assert_eq!(x.digits(), want, "k = {k}");
+            assert_eq!(digits_exact(&x.s()), want, "k = {k}");
+        }
+        assert_eq!(Sf64::new(f64::MIN_POSITIVE).digits(), 15);
+        assert_eq!(Sf32::new(f32::from_bits(123_456)).digits(), 5);
+        assert_eq!(Sf32::new(f32::MIN_POSITIVE).digits(), 7);
+        assert_eq!(Sf32::new(-f32::from_bits(1)).digits(), 1);
     }
 
     #[test]

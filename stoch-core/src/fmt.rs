@@ -2,6 +2,12 @@
 //!
 //! * `{}` shows only the exact significant digits: the mean rounded to [`digits`] significant
 //!   digits in Rust's exponent style (`8.02469135802469e-1`), or `@.0` for a computed zero.
+//! * `{:.p}`, `{:.pe}`, `{:.pE}` mean what they mean for `f64`: the mean printed with `p`
+//!   decimals after the point, in fixed or exponent notation, with the width, fill, alignment,
+//!   sign and zero flags of the format, so that a program's layout and its format-then-parse
+//!   round trips stay those of the plain program. Digits printed beyond the exact ones are
+//!   counted, and the report at exit says how many values were printed with digits that are
+//!   not exact, and shows the first one with its exact digits.
 //! * `{:#}` prints what CADNA prints for the same samples (` 0.802469135802469E+000`, ` @.0`), so
 //!   that outputs can be compared with a CADNA run line by line.
 //! * `{:?}` shows the three samples (shortest round-trip form) and the instability flags.
@@ -16,22 +22,36 @@ use core::str::FromStr;
 use crate::instability::{Flags, Instability};
 use crate::{StochFloat, Stochastic};
 
-/// `{}`: the exact significant digits of the mean.
+/// `{}`: the exact significant digits of the mean; `{:.p}`: the mean with `p` decimals, as for
+/// `f64`.
+///
+/// Without a precision (`{}`, `{:>22}`, `{:+}`):
 ///
 /// * A value with `d = digits() > 0` prints its mean (computed in `f64`) rounded to `d`
 ///   significant digits in Rust's exponent notation, `format!("{:.*e}", d - 1, mean)`:
-///   `8.02469135802469e-1`, `-1.23e2`.
+///   `8.02469135802469e-1`, `-1.23e2`. Never more digits than [`digits`](Stochastic::digits)
+///   (a subnormal holds fewer digits than a normal number, and `digits()` says so).
 /// * A computed zero (numerical noise) prints `@.0`.
 /// * An exact zero (three zero samples) is known exactly: it prints zeros to the type's full
 ///   precision, `0.00000000000000e0` (`f64`) or `0.000000e0` (`f32`), with a `-` when the
-///   mean is `-0.0`, as Rust prints `-0.0`.
+///   three samples are `-0.0`, as Rust prints `-0.0` (a difference that is exactly zero has
+///   samples of both signs, rounded up and down, and prints as round-to-nearest's `+0.0`).
 /// * A value with a NaN or infinite sample has no exact digits but is not a computed zero
 ///   either: it prints its mean the way Rust prints a float, `NaN`, `inf` or `-inf`
 ///   (`(1, ∞, 1)` prints `inf`, `(∞, −∞, ∞)` prints `NaN`).
+/// * Width, fill and alignment are honoured (numbers align right by default); `+` prints a
+///   plus sign on positive values; `0` pads with zeros after the sign.
 ///
-/// Flags: width, fill and alignment are honoured (numbers align right by default); `+` prints
-/// a plus sign on positive values; `0` pads with zeros after the sign; a precision
-/// `{:.p}` shows at most `p` significant digits (never more than the exact ones, at least one).
+/// With a precision (`{:.4}`, `{:8.2}`, `{:+.3}`, `{:.*}`), the format means what it means for
+/// the sample type: the mean (an `f32` for an `Sf32`) in fixed notation with `p` digits after
+/// the point, every flag as `f64` honours it. So `{:5.1}` of 17 prints ` 17.0`, an exact zero
+/// prints `p` decimals (`{:.4}`: `0.0000`), and text printed with `format!("{:.*}", d, x)` parses
+/// back to what the plain program computes, to within the value's exact digits. Numerical
+/// noise prints its mean too (`0.0000` for a noise of 1e-17 at `{:.4}`), not `@.0`, so that
+/// such text still parses. Printed digits beyond the exact ones cannot be marked in the text
+/// without breaking that parse: the report at exit counts the values printed with digits that
+/// are not exact (significant digits shown > `digits()`) and shows the first with its exact
+/// digits, and `{}` prints the exact digits only.
 ///
 /// `{:#}` prints CADNA's format instead (see below).
 ///
@@ -56,10 +76,14 @@ use crate::{StochFloat, Stochastic};
 /// assert_eq!(format!("{third}"), "3.33333333333333e-1");
 /// assert_eq!(format!("{third:#}"), " 0.333333333333333E+000");
 /// assert_eq!(format!("{:>22}", third), "   3.33333333333333e-1");
-/// assert_eq!(format!("{:.3}", third), "3.33e-1");
+/// // A precision means decimals after the point, as for f64.
+/// assert_eq!(format!("{:.3}", third), "0.333");
+/// assert_eq!(format!("{:5.1}", Sf64::new(17.0)), " 17.0");
+/// assert_eq!(format!("{:.4}", Sf64::new(0.0)), "0.0000");
 /// let noise = Sf64::from_samples([1e-17, -3e-17, 4e-17]);
 /// assert_eq!(format!("{noise}"), "@.0");
 /// assert_eq!(format!("{noise:#}"), " @.0");
+/// # stoch_core::reset();
 /// ```
 impl<T: StochFloat> fmt::Display for Stochastic<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -68,26 +92,24 @@ impl<T: StochFloat> fmt::Display for Stochastic<T> {
             cadna_str(self.s(), &mut buf);
             return pad(f, "", buf.as_str(), false);
         }
-        let cap = f
-            .precision()
-            .map(|p| p.max(1).try_into().unwrap_or(u32::MAX));
-        exact_digits(self, f, cap, None, false)
+        if let Some(p) = f.precision() {
+            return as_plain(self, f, p, Notation::Fixed);
+        }
+        exact_digits(self, f, false)
     }
 }
 
-/// `{:e}`: the same string as `{}`, the exact significant digits of the mean in exponent
-/// notation (`8.02469135802469e-1`), `@.0` for a computed zero; `{:E}` writes `E` for `e`.
+/// `{:e}`: without a precision, the same string as `{}`, the exact significant digits of the
+/// mean in exponent notation (`8.02469135802469e-1`), `@.0` for a computed zero; with one,
+/// what `f64` prints (`{:.3e}`: `3.333e-1`). `{:E}` writes `E` for `e`.
 ///
-/// The choices, so that `{:e}` never shows a digit that is not exact:
-///
-/// * A precision counts digits **after the point**, as for `f64` (`{:.3e}` asks for four
-///   significant digits), and is capped at the exact digits: `{:.3e}` of a value with two exact
-///   digits prints `3.3e-1`, and `{:.0e}` prints one digit.
-/// * A computed zero prints `@.0` whatever the precision.
-/// * An exact zero is exact to the type's full precision: `0.00000000000000e0` (`f64`),
-///   `0.000000e0` (`f32`), or as many zeros as the precision asks, up to that.
-/// * Non-finite samples print `NaN`, `inf`, `-inf` as for `{}`.
-/// * Width, fill, alignment, `+` and `0` behave as for `{}`; `#` is ignored (CADNA's format is
+/// * Without a precision, `{:e}` never shows a digit that is not exact; an exact zero prints
+///   zeros to the type's full precision (`0.00000000000000e0`, `f64`), NaN and infinite
+///   samples `NaN`, `inf`, `-inf`.
+/// * A precision counts digits **after the point**, as for `f64`, and prints them all (so that
+///   the layout is the plain program's): digits beyond the exact ones are counted for the report,
+///   as for `{:.p}` (see [`Display`](fmt::Display)).
+/// * Width, fill, alignment, `+` and `0` behave as for `f64`; `#` is ignored (CADNA's format is
 ///   `{:#}`).
 ///
 /// ```
@@ -98,14 +120,18 @@ impl<T: StochFloat> fmt::Display for Stochastic<T> {
 /// assert_eq!(format!("{third:.3E}"), "3.333E-1");
 /// let two_digits = Sf64::from_samples([0.33, 0.334, 0.336]);
 /// assert_eq!(two_digits.digits(), 2);
-/// assert_eq!(format!("{two_digits:.5e}"), "3.3e-1");
+/// assert_eq!(format!("{two_digits:e}"), "3.3e-1");
+/// assert_eq!(format!("{two_digits:.5e}"), "3.33333e-1");
 /// assert_eq!(format!("{:e}", Sf64::from_samples([1e-17, -3e-17, 4e-17])), "@.0");
 /// assert_eq!(format!("{:.2e}", Sf64::new(0.0)), "0.00e0");
+/// # stoch_core::reset();
 /// ```
 impl<T: StochFloat> fmt::LowerExp for Stochastic<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cap = f.precision().map(sig_after_point);
-        exact_digits(self, f, cap, cap, false)
+        if let Some(p) = f.precision() {
+            return as_plain(self, f, p, Notation::Exp);
+        }
+        exact_digits(self, f, false)
     }
 }
 
@@ -119,58 +145,157 @@ impl<T: StochFloat> fmt::LowerExp for Stochastic<T> {
 /// ```
 impl<T: StochFloat> fmt::UpperExp for Stochastic<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cap = f.precision().map(sig_after_point);
-        exact_digits(self, f, cap, cap, true)
+        if let Some(p) = f.precision() {
+            return as_plain(self, f, p, Notation::UpperExp);
+        }
+        exact_digits(self, f, true)
     }
 }
 
-/// Significant digits for a precision that counts digits after the point.
-fn sig_after_point(p: usize) -> u32 {
-    p.saturating_add(1).try_into().unwrap_or(u32::MAX)
+/// The notation a format with a precision asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Notation {
+    Fixed,
+    Exp,
+    UpperExp,
 }
 
-/// Writes the exact digits of `x`'s mean: at most `cap` significant digits (at least one), an
-/// exact zero with `zero_cap` digits (the type's full precision when `None`), `E` when `upper`.
+/// Prints the mean as the sample type prints it under `f` (precision `p`, every flag), and
+/// notes a printing with digits beyond the exact ones for the report.
+fn as_plain<T: StochFloat>(
+    x: &Stochastic<T>,
+    f: &mut fmt::Formatter<'_>,
+    p: usize,
+    notation: Notation,
+) -> fmt::Result {
+    let m = print_mean(x);
+    let shown = shown_digits(m, p, notation);
+    if shown > 0 && m.is_finite() && !x.is_exact_zero() {
+        let exact = if x.is_computed_zero() { 0 } else { x.digits() };
+        if shown > i64::from(exact) {
+            note_inexact(x, m, p, notation, exact);
+        }
+    }
+    if T::NAME == "f32" {
+        plain_fmt(&(m as f32), f, notation)
+    } else {
+        plain_fmt(&m, f, notation)
+    }
+}
+
+/// `v` under `f` in `notation`.
+fn plain_fmt<V: fmt::Display + fmt::LowerExp + fmt::UpperExp>(
+    v: &V,
+    f: &mut fmt::Formatter<'_>,
+    notation: Notation,
+) -> fmt::Result {
+    match notation {
+        Notation::Fixed => fmt::Display::fmt(v, f),
+        Notation::Exp => fmt::LowerExp::fmt(v, f),
+        Notation::UpperExp => fmt::UpperExp::fmt(v, f),
+    }
+}
+
+/// The mean as printed: an exact zero is `-0.0` only when its three samples are (a sum that is
+/// exactly zero has samples of both signs, rounded up and down, where round-to-nearest gives
+/// `+0.0`; a product or quotient gives `-0.0` in both).
+fn print_mean<T: StochFloat>(x: &Stochastic<T>) -> f64 {
+    if x.is_exact_zero() {
+        if x.s().iter().all(|v| v.is_sign_negative()) {
+            -0.0
+        } else {
+            0.0
+        }
+    } else {
+        x.to_f64()
+    }
+}
+
+/// Significant digits that `m` shows with `p` decimals in `notation` (≤ 0 when every printed
+/// digit is a leading zero); counted from `m`'s decimal exponent, so a carry of the rounding
+/// (`9.96` to one decimal, `10.0`) may count one digit less than printed.
+fn shown_digits(m: f64, p: usize, notation: Notation) -> i64 {
+    let p = i64::try_from(p).unwrap_or(i64::MAX / 2);
+    match notation {
+        Notation::Exp | Notation::UpperExp => p.saturating_add(1),
+        Notation::Fixed => {
+            if m == 0.0 || !m.is_finite() {
+                return 0;
+            }
+            let e = m.abs().log10().floor() as i64;
+            e.saturating_add(1).saturating_add(p)
+        }
+    }
+}
+
+/// Tells the report that `x` was printed with digits that are not exact.
+#[cold]
+#[inline(never)]
+fn note_inexact<T: StochFloat>(
+    x: &Stochastic<T>,
+    m: f64,
+    p: usize,
+    notation: Notation,
+    exact: u32,
+) {
+    crate::report::note_inexact_print(|| {
+        let (spec, text) = match notation {
+            Notation::Fixed if T::NAME == "f32" => ("", format!("{:.p$}", m as f32)),
+            Notation::Fixed => ("", format!("{m:.p$}")),
+            Notation::Exp | Notation::UpperExp if T::NAME == "f32" => {
+                ("e", format!("{:.p$e}", m as f32))
+            }
+            Notation::Exp | Notation::UpperExp => ("e", format!("{m:.p$e}")),
+        };
+        let exact_text = if exact == 0 {
+            "none (@.0)".to_string()
+        } else {
+            format!("{exact}, {x}")
+        };
+        format!("`{{:.{p}{spec}}}` printed {text}; exact digits: {exact_text}")
+    });
+}
+
+/// Writes the exact digits of `x`'s mean (`{}` and `{:e}` without a precision), `E` when
+/// `upper`.
 fn exact_digits<T: StochFloat>(
     x: &Stochastic<T>,
     f: &mut fmt::Formatter<'_>,
-    cap: Option<u32>,
-    zero_cap: Option<u32>,
     upper: bool,
 ) -> fmt::Result {
     let mut buf = Buf::new();
-    {
-        let s = x.s().map(StochFloat::to_f64);
-        let mean = mean_f64(s);
-        let sign = if mean.is_sign_negative() && !mean.is_nan() {
-            "-"
-        } else if f.sign_plus() && !mean.is_nan() {
-            "+"
-        } else {
-            ""
-        };
-        if s.iter().any(|v| !v.is_finite()) {
-            // NaN or infinite sample: the mean as Rust writes it.
-            let body = if mean.is_nan() { "NaN" } else { "inf" };
-            return pad(f, sign, body, false);
-        }
-        if s.iter().all(|&v| v == 0.0) {
-            let z = zero_cap.map_or(T::MAX_DIGITS, |c| c.clamp(1, T::MAX_DIGITS));
-            let _ = write!(buf, "{:.*e}", (z - 1) as usize, 0.0f64);
-            return pad(f, sign, buf.as_str(), true);
-        }
-        let d = if x.is_computed_zero() { 0 } else { x.digits() };
-        if d == 0 {
-            return pad(f, "", "@.0", false);
-        }
-        let d = cap.map_or(d, |c| d.min(c.max(1)));
-        if upper {
-            let _ = write!(buf, "{:.*E}", (d - 1) as usize, mean.abs());
-        } else {
-            let _ = write!(buf, "{:.*e}", (d - 1) as usize, mean.abs());
-        }
-        pad(f, sign, buf.as_str(), true)
+    let s = x.s().map(StochFloat::to_f64);
+    let mean = if x.is_exact_zero() {
+        print_mean(x)
+    } else {
+        mean_f64(s)
+    };
+    let sign = if mean.is_sign_negative() && !mean.is_nan() {
+        "-"
+    } else if f.sign_plus() && !mean.is_nan() {
+        "+"
+    } else {
+        ""
+    };
+    if s.iter().any(|v| !v.is_finite()) {
+        // NaN or infinite sample: the mean as Rust writes it.
+        let body = if mean.is_nan() { "NaN" } else { "inf" };
+        return pad(f, sign, body, false);
     }
+    if s.iter().all(|&v| v == 0.0) {
+        let _ = write!(buf, "{:.*e}", (T::MAX_DIGITS - 1) as usize, 0.0f64);
+        return pad(f, sign, buf.as_str(), true);
+    }
+    let d = if x.is_computed_zero() { 0 } else { x.digits() };
+    if d == 0 {
+        return pad(f, "", "@.0", false);
+    }
+    if upper {
+        let _ = write!(buf, "{:.*E}", (d - 1) as usize, mean.abs());
+    } else {
+        let _ = write!(buf, "{:.*e}", (d - 1) as usize, mean.abs());
+    }
+    pad(f, sign, buf.as_str(), true)
 }
 
 /// The mean of three `f64` samples, without overflow for finite samples.
@@ -1424,7 +1549,13 @@ D c004924924924925 c004924924924925 c004924924924925 -0.257142857142857E+001
         assert_eq!(format!("{}", Sf64::new(1e-300)), "1.00000000000000e-300");
         assert_eq!(format!("{}", Sf64::new(1e300)), "1.00000000000000e300");
         assert_eq!(format!("{}", Sf64::new(f64::MAX)), "1.79769313486232e308");
-        assert_eq!(format!("{}", Sf64::new(5e-324)), "4.94065645841247e-324");
+        // A subnormal holds fewer digits (`digits()`), and `{}` prints no more than those.
+        assert_eq!(format!("{}", Sf64::new(5e-324)), "5e-324");
+        let sub = Sf64::new(5.23704643935263e-319);
+        assert_eq!(sub.digits(), 5);
+        assert_eq!(format!("{sub}"), "5.2370e-319");
+        assert_eq!(format!("{sub:e}"), "5.2370e-319");
+        assert_eq!(format!("{}", Sf32::new(1e-40)), "1.000e-40");
         assert_eq!(format!("{}", Sf64::new(0.1)), "1.00000000000000e-1");
     }
 
@@ -1456,6 +1587,21 @@ D c004924924924925 c004924924924925 c004924924924925 -0.257142857142857E+001
             format!("{}", Sf64::from_samples([0.0, -0.0, 0.0])),
             "0.00000000000000e0"
         );
+        // Samples of both signs (an exact difference rounded up and down) print +0, whatever
+        // the first sample, as round-to-nearest gives.
+        assert_eq!(
+            format!("{}", Sf64::from_samples([-0.0, 0.0, -0.0])),
+            "0.00000000000000e0"
+        );
+        assert_eq!(
+            format!("{:.3}", Sf64::from_samples([-0.0, 0.0, -0.0])),
+            "0.000"
+        );
+        assert_eq!(format!("{:.3}", Sf64::new(-0.0)), "-0.000");
+        let a = Sf64::new(0.1) + Sf64::new(0.2);
+        for _ in 0..20 {
+            assert_eq!(format!("{:.2}", a - a), "0.00");
+        }
         assert_eq!(format!("{}", Sf32::ZERO), "0.000000e0");
         assert_eq!(format!("{:#}", Sf64::ZERO), " 0.000000000000000E+000");
         assert_eq!(format!("{:#}", Sf64::new(-0.0)), " 0.000000000000000E+000");
@@ -1499,10 +1645,23 @@ D c004924924924925 c004924924924925 c004924924924925 -0.257142857142857E+001
         assert_eq!(format!("{x:+}"), "+3.33333333333333e-1");
         assert_eq!(format!("{:022}", -x), "-003.33333333333333e-1");
         assert_eq!(format!("{:+022}", x), "+003.33333333333333e-1");
-        assert_eq!(format!("{x:.3}"), "3.33e-1");
-        assert_eq!(format!("{x:.0}"), "3e-1");
-        assert_eq!(format!("{x:>10.2}"), "    3.3e-1");
-        assert_eq!(format!("{x:.40}"), "3.33333333333333e-1");
+        // A precision means what it means for f64 (decimals after the point, every flag).
+        for (got, want) in [
+            (format!("{x:.3}"), format!("{:.3}", 1.0 / 3.0)),
+            (format!("{x:.0}"), "0".into()),
+            (format!("{x:>10.2}"), "      0.33".into()),
+            (format!("{x:<+10.2}|"), "+0.33     |".into()),
+            (format!("{:^+9.2}|", -x), "  -0.33  |".into()),
+            (format!("{:010.4}", -x), "-0000.3333".into()),
+            (format!("{x:.20}"), format!("{:.20}", x.to_f64())),
+            (format!("{:5.1}", Sf64::new(17.0)), " 17.0".into()),
+            (format!("{:.3e}", Sf64::new(17.0)), "1.700e1".into()),
+            (format!("{:+12.3E}", Sf64::new(17.0)), "    +1.700E1".into()),
+            (format!("{:.*}", 2, Sf32::new(0.1)), "0.10".into()),
+            (format!("{:.10}", Sf32::new(0.1)), format!("{:.10}", 0.1f32)),
+        ] {
+            assert_eq!(got, want);
+        }
         assert_eq!(format!("{x:8}"), "3.33333333333333e-1");
         // The alternate form pads but keeps CADNA's own sign column and digits.
         assert_eq!(format!("{x:#26}"), "    0.333333333333333E+000");

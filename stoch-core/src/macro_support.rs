@@ -187,5 +187,9 @@ pub fn main_prologue(report: bool) -> MainGuard {
             std::process::exit(2);
         }
     }
+    if !report {
+        // `report = false`: no report from the exit-time handler either.
+        crate::report::exit_report_off();
+    }
     MainGuard { report }
 }

@@ -58,14 +58,14 @@ impl<T: StochFloat> Stochastic<T> {
 
     /// Applies a faithful library function per sample and rounds each result randomly by one ulp.
     #[inline]
-    fn lib1(self, f: impl Fn(T) -> T) -> Self {
+    pub(crate) fn lib1(self, f: impl Fn(T) -> T) -> Self {
         let d = directions(rng::dir2());
         let s = core::array::from_fn(|i| nudge(f(self.a()[i]), d[i]));
         Self::from_parts_raw(s, self.fl())
     }
 
     #[inline]
-    fn lib2(self, other: Self, f: impl Fn(T, T) -> T) -> Self {
+    pub(crate) fn lib2(self, other: Self, f: impl Fn(T, T) -> T) -> Self {
         let d = directions(rng::dir2());
         let s = core::array::from_fn(|i| nudge(f(self.a()[i], other.a()[i]), d[i]));
         Self::from_parts_raw(s, self.fl() | other.fl())
@@ -75,10 +75,27 @@ impl<T: StochFloat> Stochastic<T> {
     /// accuracy collapse.
     #[inline]
     #[track_caller]
-    fn check_math(self, arg: &Self) -> Self {
+    pub(crate) fn check_math(self, arg: &Self) -> Self {
         let mask = config::mask_init();
         check_collapse(self, [*arg], mask, Location::caller());
         self.flag_math(arg, mask)
+    }
+
+    /// The checks of a result `self` of a function of two arguments: accuracy collapse, and
+    /// MathFunction when either argument is numerical noise.
+    #[inline]
+    #[track_caller]
+    pub(crate) fn check_math2(self, a: &Self, b: &Self) -> Self {
+        let mask = config::mask_init();
+        check_collapse(self, [*a, *b], mask, Location::caller());
+        if mask & MATH != 0 && (is_noise(&a.s()) || is_noise(&b.s())) {
+            return self.flag(
+                Instability::MathFunction,
+                Location::caller(),
+                &[&a.s(), &b.s()],
+            );
+        }
+        self
     }
 
     /// MathFunction under `mask`, when `arg` is numerical noise.

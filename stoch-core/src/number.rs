@@ -244,7 +244,13 @@ impl<T: StochFloat> Stochastic<T> {
         T::from_f64(crate::digits::stats(&self.s()).0)
     }
 
-    /// The mean as `f64` (exactly the sample when the three samples are equal).
+    /// The mean as a plain `f64` (exactly the sample when the three samples are equal).
+    ///
+    /// This leaves Discrete Stochastic Arithmetic: the result is one number with no samples,
+    /// which claims all its 15-17 digits whatever [`digits`](Self::digits) says, and whatever
+    /// is computed from it is not checked. To print, use `{}` (exact digits only); to call
+    /// plain `f64` code (`statrs`' `erf`, ...), use [`map_plain`](Self::map_plain), which keeps
+    /// the estimate.
     ///
     /// ```
     /// use stoch_core::{Sf32, Sf64};
@@ -255,6 +261,70 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn to_f64(&self) -> f64 {
         crate::digits::stats(&self.s()).0
+    }
+
+    /// Applies a plain function (third-party code written for `f32`/`f64`, such as `statrs`'
+    /// `erf`) to each sample, then rounds each result randomly by one ulp up or down, as the
+    /// library's own math functions do, so that the function's own rounding error stays in the
+    /// estimate. This is the bridge from stochastic values to code that takes `f64` (or `f32`
+    /// for an [`Sf32`](crate::Sf32)); unlike [`to_f64`](Self::to_f64), the result keeps three
+    /// samples and its [`digits`](Self::digits).
+    ///
+    /// The function must be a faithful computation of one value (it is called three times, once
+    /// per sample); code with side effects or internal state sees three calls.
+    ///
+    /// # Instability
+    ///
+    /// MathFunction, when the argument is numerical noise; an accuracy collapse when the result
+    /// is numerical noise and the argument is not (the checks of the library's functions).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// // Plain code the user cannot change.
+    /// fn erf_like(x: f64) -> f64 {
+    ///     (x * 1.1283791670955126).tanh()
+    /// }
+    /// let x = Sf64::new(1.0) / 3.0;
+    /// let y = x.map_plain(erf_like);
+    /// let w = erf_like(1.0 / 3.0);
+    /// assert!(y.samples().iter().all(|s| (s - w).abs() <= 4.0 * f64::EPSILON));
+    /// assert!(y.digits() >= 14);
+    /// // A value with 3 exact digits keeps about 3 through the plain function.
+    /// let rough = Sf64::from_samples([0.3330, 0.3334, 0.3338]);
+    /// assert_eq!(rough.map_plain(erf_like).digits(), rough.digits());
+    /// ```
+    #[track_caller]
+    #[inline]
+    #[must_use]
+    pub fn map_plain(self, f: impl Fn(T) -> T) -> Self {
+        self.lib1(f).check_math(&self)
+    }
+
+    /// [`map_plain`](Self::map_plain) for a plain function of two arguments: `f` is applied to
+    /// the samples of `self` and `other` pairwise, then each result is rounded randomly by one
+    /// ulp.
+    ///
+    /// # Instability
+    ///
+    /// MathFunction, when either argument is numerical noise; an accuracy collapse when the
+    /// result is numerical noise and neither argument is.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// fn plain_hypot(a: f64, b: f64) -> f64 {
+    ///     (a * a + b * b).sqrt()
+    /// }
+    /// let r = Sf64::new(3.0).map_plain2(Sf64::new(4.0), plain_hypot);
+    /// assert!((r.to_f64() - 5.0).abs() < 1e-14);
+    /// assert!(r.digits() >= 14);
+    /// ```
+    #[track_caller]
+    #[inline]
+    #[must_use]
+    pub fn map_plain2(self, other: Self, f: impl Fn(T, T) -> T) -> Self {
+        self.lib2(other, f).check_math2(&self, &other)
     }
 
     /// The mean rounded to `f32` (to nearest).

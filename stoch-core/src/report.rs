@@ -21,7 +21,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::panic::Location;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::thread::LocalKey;
 
@@ -43,6 +43,9 @@ static RECORDER: Recorder = Recorder::new();
 thread_local! {
     /// This thread's shard of [`RECORDER`], registered at the thread's first event.
     static LOCAL: Local = Local::register(&RECORDER);
+    /// This thread's [`FastTable`] of [`RECORDER`] while its [`LOCAL`] lives (null before and
+    /// after): read by [`count_if_seen`] without the lazy initialisation of `LOCAL`.
+    static FAST: core::cell::Cell<*const FastTable> = const { core::cell::Cell::new(core::ptr::null()) };
 }
 
 /// Locks `m`, also when a thread panicked while holding it (the counters stay usable).
@@ -189,6 +192,30 @@ struct SiteTable {
     ids: HashMap<(u8, &'static Location<'static>), u32, BuildHasherDefault<DefaultHasher>>,
     /// The sites, indexed by number.
     keys: Vec<(u8, &'static Location<'static>)>,
+    /// For a site inside a dependency: the user's line that first led there (see
+    /// [`user_line`]), by site number.
+    via: BTreeMap<u32, Via>,
+}
+
+/// The user's line of a site inside a dependency: the stack captured at the site's first
+/// event, read when a report first needs it (reading the debug information of a program can
+/// take a few hundred milliseconds, capturing the stack takes microseconds).
+enum Via {
+    Stack(Box<std::backtrace::Backtrace>),
+    Line(Option<String>),
+}
+
+impl Via {
+    /// The line, reading the stack the first time.
+    fn line(&mut self) -> Option<String> {
+        if let Via::Stack(trace) = self {
+            *self = Via::Line(user_line(&trace.to_string()));
+        }
+        match self {
+            Via::Line(line) => line.clone(),
+            Via::Stack(_) => None,
+        }
+    }
 }
 
 impl SiteTable {
@@ -196,14 +223,16 @@ impl SiteTable {
         SiteTable {
             ids: HashMap::with_hasher(BuildHasherDefault::new()),
             keys: Vec::new(),
+            via: BTreeMap::new(),
         }
     }
 
     /// The number of `(kind, loc)`, compared by value (`Location`'s `Eq`), given if there are
-    /// fewer than `max` sites; `None` beyond the bound.
-    fn id(&mut self, kind: u8, loc: &'static Location<'static>, max: usize) -> Option<u32> {
+    /// fewer than `max` sites, and whether it was numbered by this call; `None` beyond the
+    /// bound.
+    fn id(&mut self, kind: u8, loc: &'static Location<'static>, max: usize) -> Option<(u32, bool)> {
         if let Some(&id) = self.ids.get(&(kind, loc)) {
-            return Some(id);
+            return Some((id, false));
         }
         if self.keys.len() >= max {
             return None;
@@ -214,7 +243,7 @@ impl SiteTable {
             .filter(|&id| id != OVERFLOW)?;
         self.ids.insert((kind, loc), id);
         self.keys.push((kind, loc));
-        Some(id)
+        Some((id, true))
     }
 }
 
@@ -254,7 +283,7 @@ impl Shard {
         what: Tally,
         loc: &'static Location<'static>,
         max: usize,
-    ) {
+    ) -> Option<u32> {
         if self.max_sites != max {
             // The bound changed (`Config::apply`): sites that were beyond it may fit now.
             // The numbers given stay valid: the table only grows until `reset`.
@@ -262,24 +291,30 @@ impl Shard {
             self.sites.retain(|_, s| s.id != OVERFLOW);
             self.collapses.retain(|_, s| s.id != OVERFLOW);
         }
-        match what {
-            Tally::Instability(kind) => {
-                self.counts.kinds[kind] += 1;
-                if !Self::bump(&mut self.sites, tables, kind as u8, loc, max) {
-                    self.counts.overflow_events += 1;
-                }
-            }
-            Tally::Collapse => {
-                self.counts.collapse_total += 1;
-                if !Self::bump(&mut self.collapses, tables, u8::MAX, loc, max) {
-                    self.counts.collapse_overflow += 1;
-                }
-            }
+        let (map, kind, total, overflow) = match what {
+            Tally::Instability(kind) => (
+                &mut self.sites,
+                kind as u8,
+                &mut self.counts.kinds[kind],
+                &mut self.counts.overflow_events,
+            ),
+            Tally::Collapse => (
+                &mut self.collapses,
+                u8::MAX,
+                &mut self.counts.collapse_total,
+                &mut self.counts.collapse_overflow,
+            ),
+        };
+        *total += 1;
+        let id = Self::bump(map, tables, kind, loc, max);
+        if id.is_none() {
+            *overflow += 1;
         }
+        id
     }
 
-    /// Counts one event at `(kind, loc)` in `map`; false when the site is beyond the bound.
-    /// `kind` is `u8::MAX` for collapses.
+    /// Counts one event at `(kind, loc)` in `map` and returns the site's number; `None` when
+    /// the site is beyond the bound. `kind` is `u8::MAX` for collapses.
     #[inline]
     fn bump(
         map: &mut AddrMap,
@@ -287,12 +322,13 @@ impl Shard {
         kind: u8,
         loc: &'static Location<'static>,
         max: usize,
-    ) -> bool {
+    ) -> Option<u32> {
         let key = (kind, addr(loc));
-        if let Some(slot) = map.get_mut(&key) {
-            return slot.bump();
-        }
-        Self::first_meeting(map, tables, key, loc, max)
+        let kept = match map.get_mut(&key) {
+            Some(slot) => slot.bump(),
+            None => Self::first_meeting(map, tables, key, loc, max),
+        };
+        kept.then(|| map.get(&key).map(|s| s.id)).flatten()
     }
 
     /// The first event of this shard at `key`: numbers its site in the process-wide table.
@@ -305,7 +341,8 @@ impl Shard {
         loc: &'static Location<'static>,
         max: usize,
     ) -> bool {
-        let id = {
+        arm_exit_report();
+        let numbered = {
             let mut t = lock(tables);
             let table = if key.0 == u8::MAX {
                 &mut t.collapses
@@ -314,8 +351,21 @@ impl Shard {
             };
             table.id(key.0, loc, max)
         };
+        if let Some((id, true)) = numbered {
+            if in_dependency(loc.file()) {
+                // Once per site and process: a stack walk of a few microseconds.
+                let trace = Box::new(std::backtrace::Backtrace::force_capture());
+                let mut t = lock(tables);
+                let table = if key.0 == u8::MAX {
+                    &mut t.collapses
+                } else {
+                    &mut t.sites
+                };
+                table.via.insert(id, Via::Stack(trace));
+            }
+        }
         let mut slot = Slot {
-            id: id.unwrap_or(OVERFLOW),
+            id: numbered.map_or(OVERFLOW, |(id, _)| id),
             count: 0,
         };
         let kept = slot.bump();
@@ -338,9 +388,151 @@ impl Shard {
     }
 }
 
+/// Slots of a thread's [`FastTable`] (a power of two).
+const FAST_SLOTS: usize = 64;
+/// The kind code of collapses in a [`FastTable`] (instabilities: their index).
+const FAST_COLLAPSE: u8 = 7;
+
+/// One site a thread has met, counted without a lock: its `Location`'s address (0: free slot),
+/// kind code, number in the site tables and this thread's count since it was learnt.
+#[derive(Default)]
+struct FastSlot {
+    addr: AtomicUsize,
+    kind: AtomicU8,
+    id: AtomicU32,
+    count: AtomicU64,
+}
+
+/// A thread's lock-free counters for the sites it has already met: an event at such a site
+/// costs two counter increments. Only the owning thread writes (plain loads and stores, no
+/// read-modify-write); [`Recorder::snapshot`] reads, and [`Recorder::reset`] only moves the
+/// recorder's epoch on, after which the owner clears its table before it counts again and
+/// readers ignore the table until then. A site whose slot is taken by another, or beyond the
+/// bound on sites, is counted by the [`Shard`].
+struct FastTable {
+    /// The recorder's epoch the counts belong to.
+    epoch: AtomicU64,
+    /// Per kind code (`FAST_COLLAPSE` for collapses).
+    kinds: [AtomicU64; 8],
+    slots: [FastSlot; FAST_SLOTS],
+}
+
+/// One more on a counter only its owner writes.
+#[inline(always)]
+fn increment(c: &AtomicU64) {
+    c.store(c.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+}
+
+impl FastTable {
+    fn new(epoch: u64) -> FastTable {
+        FastTable {
+            epoch: AtomicU64::new(epoch),
+            kinds: Default::default(),
+            slots: core::array::from_fn(|_| FastSlot::default()),
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, code: u8, addr: usize) -> &FastSlot {
+        let h = (addr as u64 ^ u64::from(code)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.slots[(h >> 58) as usize % FAST_SLOTS]
+    }
+
+    /// Counts an event of kind `code` at `addr` if this table knows the site (owner only).
+    #[inline(always)]
+    fn bump(&self, epoch: u64, code: u8, addr: usize) -> bool {
+        if self.epoch.load(Ordering::Relaxed) != epoch {
+            self.restart(epoch);
+            return false;
+        }
+        let s = self.slot(code, addr);
+        if s.addr.load(Ordering::Relaxed) != addr || s.kind.load(Ordering::Relaxed) != code {
+            return false;
+        }
+        increment(&s.count);
+        increment(&self.kinds[usize::from(code)]);
+        true
+    }
+
+    /// [`bump`](Self::bump) without its restart after a reset (which is out of line).
+    #[inline(always)]
+    fn bump_seen(&self, epoch: u64, code: u8, addr: usize) -> bool {
+        if self.epoch.load(Ordering::Relaxed) != epoch {
+            return false;
+        }
+        let s = self.slot(code, addr);
+        if s.addr.load(Ordering::Relaxed) != addr || s.kind.load(Ordering::Relaxed) != code {
+            return false;
+        }
+        increment(&s.count);
+        increment(&self.kinds[usize::from(code)]);
+        true
+    }
+
+    /// Learns that site number `id` is the site of kind `code` at `addr`, if its slot is free
+    /// (owner only).
+    fn learn(&self, epoch: u64, code: u8, addr: usize, id: u32) {
+        let s = self.slot(code, addr);
+        if self.epoch.load(Ordering::Relaxed) != epoch || s.addr.load(Ordering::Relaxed) != 0 {
+            return;
+        }
+        s.id.store(id, Ordering::Relaxed);
+        s.kind.store(code, Ordering::Relaxed);
+        s.count.store(0, Ordering::Relaxed);
+        s.addr.store(addr, Ordering::Release);
+    }
+
+    /// Forgets every site and count, for the recorder's new `epoch` (owner only).
+    #[cold]
+    #[inline(never)]
+    fn restart(&self, epoch: u64) {
+        for s in &self.slots {
+            s.addr.store(0, Ordering::Relaxed);
+            s.count.store(0, Ordering::Relaxed);
+        }
+        for k in &self.kinds {
+            k.store(0, Ordering::Relaxed);
+        }
+        self.epoch.store(epoch, Ordering::Release);
+    }
+
+    /// Adds the counts to `totals` if they belong to `epoch`.
+    fn add_to(&self, epoch: u64, totals: &mut Totals) {
+        if self.epoch.load(Ordering::Acquire) != epoch {
+            return;
+        }
+        for (k, c) in self.kinds[..7].iter().enumerate() {
+            totals.counts.kinds[k] += c.load(Ordering::Relaxed);
+        }
+        totals.counts.collapse_total +=
+            self.kinds[usize::from(FAST_COLLAPSE)].load(Ordering::Relaxed);
+        for s in &self.slots {
+            if s.addr.load(Ordering::Acquire) == 0 {
+                continue;
+            }
+            let count = s.count.load(Ordering::Relaxed);
+            if count == 0 {
+                continue;
+            }
+            let sums = if s.kind.load(Ordering::Relaxed) == FAST_COLLAPSE {
+                &mut totals.collapses
+            } else {
+                &mut totals.sites
+            };
+            let i = s.id.load(Ordering::Relaxed) as usize;
+            if sums.len() <= i {
+                sums.resize(i + 1, 0);
+            }
+            sums[i] += count;
+        }
+    }
+}
+
 /// The live shards, and the counts of the threads that ended.
 struct Registry {
     shards: Vec<Arc<Mutex<Shard>>>,
+    /// The live threads' lock-free tables.
+    fast: Vec<Arc<FastTable>>,
     /// The ended threads' counts, and events recorded while a thread's shard was being
     /// destroyed.
     retired: Totals,
@@ -353,14 +545,18 @@ struct Registry {
 struct Recorder {
     registry: Mutex<Registry>,
     tables: Mutex<Tables>,
+    /// Moved on by every [`reset`](Recorder::reset): the [`FastTable`]s of an older epoch
+    /// count nothing.
+    epoch: AtomicU64,
 }
 
 /// The sum of a recorder's counters: sites by value with their counts, in no order.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Snapshot {
     counts: Counts,
-    sites: Vec<(Instability, &'static Location<'static>, u64)>,
-    collapses: Vec<(&'static Location<'static>, u64)>,
+    /// Kind, site, count, and the user's line that led to a site inside a dependency.
+    sites: Vec<(Instability, &'static Location<'static>, u64, Option<String>)>,
+    collapses: Vec<(&'static Location<'static>, u64, Option<String>)>,
     gpu: Vec<GpuCount>,
 }
 
@@ -369,10 +565,12 @@ impl Recorder {
         Recorder {
             registry: Mutex::new(Registry {
                 shards: Vec::new(),
+                fast: Vec::new(),
                 retired: Totals::new(),
                 gpu: BTreeMap::new(),
             }),
             tables: Mutex::new(Tables::new()),
+            epoch: AtomicU64::new(0),
         }
     }
 
@@ -390,7 +588,21 @@ impl Recorder {
         loc: &'static Location<'static>,
         max: usize,
     ) {
-        let counted = local.try_with(|l| lock(&l.shard).tally(&self.tables, what, loc, max));
+        let code = match what {
+            Tally::Instability(kind) => kind as u8,
+            Tally::Collapse => FAST_COLLAPSE,
+        };
+        let a = addr(loc);
+        let counted = local.try_with(|l| {
+            let epoch = self.epoch.load(Ordering::Relaxed);
+            if l.fast.bump(epoch, code, a) {
+                return;
+            }
+            let id = lock(&l.shard).tally(&self.tables, what, loc, max);
+            if let Some(id) = id {
+                l.fast.learn(epoch, code, a, id);
+            }
+        });
         if counted.is_err() {
             self.tally_retired(what, loc, max);
         }
@@ -410,10 +622,14 @@ impl Recorder {
     fn snapshot(&self) -> Snapshot {
         let reg = self.registry();
         let mut totals = reg.retired.clone();
+        let epoch = self.epoch.load(Ordering::Relaxed);
+        for fast in &reg.fast {
+            fast.add_to(epoch, &mut totals);
+        }
         for shard in &reg.shards {
             lock(shard).add_to(&mut totals);
         }
-        let tables = lock(&self.tables);
+        let mut tables = lock(&self.tables);
         // Every number in a shard is in the tables (`reset` clears both at once); a number met
         // after its shard was read counts nothing yet and is left out.
         let sites = totals
@@ -423,7 +639,8 @@ impl Recorder {
             .filter(|&(_, &count)| count > 0)
             .filter_map(|(id, &count)| {
                 let &(kind, loc) = tables.sites.keys.get(id)?;
-                Some((*Instability::ALL.get(kind as usize)?, loc, count))
+                let via = tables.sites.via.get_mut(&(id as u32)).and_then(Via::line);
+                Some((*Instability::ALL.get(kind as usize)?, loc, count, via))
             })
             .collect();
         let collapses = totals
@@ -431,7 +648,14 @@ impl Recorder {
             .iter()
             .enumerate()
             .filter(|&(_, &count)| count > 0)
-            .filter_map(|(id, &count)| Some((tables.collapses.keys.get(id)?.1, count)))
+            .filter_map(|(id, &count)| {
+                let via = tables
+                    .collapses
+                    .via
+                    .get_mut(&(id as u32))
+                    .and_then(Via::line);
+                Some((tables.collapses.keys.get(id)?.1, count, via))
+            })
             .collect();
         let gpu = reg
             .gpu
@@ -462,6 +686,7 @@ impl Recorder {
         *tables = Tables::new();
         reg.retired = Totals::new();
         reg.gpu.clear();
+        self.epoch.fetch_add(1, Ordering::Relaxed);
     }
 
     fn record_gpu(&self, kernel: &str, kind: Instability, count: u64) {
@@ -477,29 +702,51 @@ impl Recorder {
 /// thread's end adds its counts to the ended threads' totals and unregisters it.
 struct Local {
     shard: Arc<Mutex<Shard>>,
+    fast: Arc<FastTable>,
     recorder: &'static Recorder,
 }
 
 impl Local {
     fn register(recorder: &'static Recorder) -> Local {
         let shard = Arc::new(Mutex::new(Shard::default()));
-        recorder.registry().shards.push(Arc::clone(&shard));
-        Local { shard, recorder }
+        let mut reg = recorder.registry();
+        let fast = Arc::new(FastTable::new(recorder.epoch.load(Ordering::Relaxed)));
+        reg.shards.push(Arc::clone(&shard));
+        reg.fast.push(Arc::clone(&fast));
+        if core::ptr::eq(recorder, &RECORDER) {
+            FAST.set(Arc::as_ptr(&fast));
+        }
+        Local {
+            shard,
+            fast,
+            recorder,
+        }
     }
 }
 
 impl Drop for Local {
     fn drop(&mut self) {
-        // Both under the registry's lock: a report sees these counts once, in the shard or in
-        // the totals.
+        if FAST.get() == Arc::as_ptr(&self.fast) {
+            FAST.set(core::ptr::null());
+        }
+        // Under the registry's lock: a report sees these counts once, in the thread's tables
+        // or in the totals.
         let mut reg = self.recorder.registry();
-        lock(&self.shard).add_to(&mut reg.retired);
+        let epoch = self.recorder.epoch.load(Ordering::Relaxed);
+        let mut retired = std::mem::take(&mut reg.retired);
+        self.fast.add_to(epoch, &mut retired);
+        lock(&self.shard).add_to(&mut retired);
+        reg.retired = retired;
         reg.shards.retain(|s| !Arc::ptr_eq(s, &self.shard));
+        reg.fast.retain(|f| !Arc::ptr_eq(f, &self.fast));
     }
 }
 
-/// A function a debugger can break on: called once for every instability event, after it is
-/// counted. It does nothing else. In gdb or lldb: `break stoch_instability_breakpoint`.
+/// A function a debugger can break on: called once for every instability event recorded out of
+/// line, after it is counted. It does nothing else. In gdb or lldb: `break
+/// stoch_instability_breakpoint`. An unstable branching at a site its thread has met already
+/// is counted inline, without this call, unless a hook is installed ([`set_hook`]: install an
+/// empty one to break on every event) or `STOCH_PANIC_ON` names branching.
 #[no_mangle]
 #[inline(never)]
 pub extern "Rust" fn stoch_instability_breakpoint(event: &Event) {
@@ -541,6 +788,31 @@ fn max_sites() -> usize {
     usize::try_from(config::MAX_SITES.load(Ordering::Relaxed)).unwrap_or(usize::MAX)
 }
 
+/// Counts an instability of `kind` at `loc`, inline, if this thread has met the site and
+/// nothing else is to be done for it (no hook, `kind` not in `STOCH_PANIC_ON`): two counter
+/// increments, no call, so a caller's hot path keeps its registers. `false` otherwise: then
+/// [`record`] must be called (out of line).
+#[inline(always)]
+pub(crate) fn count_if_seen(kind: Instability, loc: &'static Location<'static>) -> bool {
+    if HAS_HOOK.load(Ordering::Relaxed)
+        || config::PANIC_ON.load(Ordering::Relaxed) & kind.bit() != 0
+    {
+        return false;
+    }
+    let t = FAST.get();
+    if t.is_null() {
+        return false;
+    }
+    // SAFETY: `FAST` holds the address of this thread's live `FastTable` (an `Arc` kept by its
+    // `LOCAL`, which clears `FAST` before releasing it).
+    let t = unsafe { &*t };
+    t.bump_seen(
+        RECORDER.epoch.load(Ordering::Relaxed),
+        kind.index() as u8,
+        addr(loc),
+    )
+}
+
 /// Records one instability of `kind` at `loc` (the one counting entry point).
 #[cold]
 #[inline(never)]
@@ -551,16 +823,19 @@ pub(crate) fn record<T: StochFloat>(
 ) {
     config::ensure_init();
     RECORDER.tally(&LOCAL, Tally::Instability(kind.index()), loc, max_sites());
-    let mut operands = [[f64::NAN; 3]; 2];
-    for (o, s) in operands.iter_mut().zip(ops) {
-        *o = s.map(|x| x.to_f64());
-    }
-    let event = Event {
+    // Built in place, sample by sample: a copy of an array assembled from 8-byte stores stalls
+    // on store forwarding (about half the cost of this function when it was built that way).
+    let mut event = Event {
         kind,
         location: loc,
-        operands,
+        operands: [[f64::NAN; 3]; 2],
         operand_count: ops.len().min(2),
     };
+    for (o, s) in event.operands.iter_mut().zip(ops) {
+        for (d, x) in o.iter_mut().zip(s.iter()) {
+            *d = StochFloat::to_f64(*x);
+        }
+    }
     stoch_instability_breakpoint(&event);
     if HAS_HOOK.load(Ordering::Acquire) {
         let hook = HOOK.read().unwrap_or_else(|e| e.into_inner()).clone();
@@ -600,6 +875,7 @@ pub fn record_gpu(kernel: &str, kind: Instability, count: u64) {
     if count == 0 {
         return;
     }
+    arm_exit_report();
     RECORDER.record_gpu(kernel, kind, count);
 }
 
@@ -607,7 +883,157 @@ pub fn record_gpu(kernel: &str, kind: Instability, count: u64) {
 /// [`finish`] to print again (for tests).
 pub fn reset() {
     RECORDER.reset();
+    INEXACT_PRINTS.store(0, Ordering::Relaxed);
+    *lock(&INEXACT_FIRST) = None;
     PRINTED.store(false, Ordering::Relaxed);
+}
+
+/// Values printed with more significant digits than they have exact (`{:.p}`, `{:.pe}`).
+static INEXACT_PRINTS: AtomicU64 = AtomicU64::new(0);
+/// The first of them, described for the report.
+static INEXACT_FIRST: Mutex<Option<String>> = Mutex::new(None);
+
+/// Counts a value printed with digits that are not exact; `describe` says what was printed
+/// (called for the first such value only).
+pub(crate) fn note_inexact_print(describe: impl FnOnce() -> String) {
+    if INEXACT_PRINTS.fetch_add(1, Ordering::Relaxed) == 0 {
+        let text = describe();
+        lock(&INEXACT_FIRST).get_or_insert(text);
+    }
+    arm_exit_report();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report at exit, whatever the entry point.
+
+/// Whether the exit-time report is registered.
+static EXIT_ARMED: std::sync::Once = std::sync::Once::new();
+/// Set by `#[stochastic(report = false)]` on `main`: no report at exit.
+static EXIT_REPORT_OFF: AtomicBool = AtomicBool::new(false);
+
+/// Registers, once per process, a handler that prints the report when the process exits
+/// (`main` returns, `std::process::exit`, a panic that ends `main`), unless it was printed
+/// already ([`finish`], the guard of [`init`] or of `#[stochastic]` on `main`), turned off
+/// (`STOCH_REPORT=off`, `report = false`) or has nothing to say. Called at the first event
+/// recorded at each new site, so a run that found instabilities always ends with its report,
+/// also when its `main` is not annotated.
+fn arm_exit_report() {
+    EXIT_ARMED.call_once(|| {
+        // SAFETY: `atexit` takes a plain `extern "C" fn()` with no captured state; the handler
+        // catches every panic, so none unwinds into the C library.
+        unsafe {
+            libc::atexit(exit_report);
+        }
+    });
+}
+
+/// The `atexit` handler (see [`arm_exit_report`]).
+extern "C" fn exit_report() {
+    let _ = std::panic::catch_unwind(|| {
+        if EXIT_REPORT_OFF.load(Ordering::Acquire)
+            || PRINTED.load(Ordering::Acquire)
+            || *config::current().get_report() == ReportMode::Off
+        {
+            return;
+        }
+        let r = report();
+        if r.total == 0 && r.collapse_total == 0 && r.inexact_prints == 0 && r.gpu.is_empty() {
+            return;
+        }
+        finish();
+    });
+}
+
+/// No report at exit from the handler of [`arm_exit_report`] (`report = false` on `main`).
+pub(crate) fn exit_report_off() {
+    EXIT_REPORT_OFF.store(true, Ordering::Release);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sites inside dependencies.
+
+/// Whether a source path is outside the user's workspace: cargo names the files of workspace
+/// members by relative paths, and those of other packages (registry, git, std) by absolute ones.
+fn in_dependency(file: &str) -> bool {
+    std::path::Path::new(file).is_absolute() || file.starts_with("/rustc/")
+}
+
+/// A path as the report shows it: a file of a registry package as `crate-version/path`
+/// (`nalgebra-0.35.0/src/linalg/lu.rs`), a git checkout as `repo-rev/path`, the standard
+/// library as `rust/library/...`, another absolute path from its package's directory (the one
+/// above its last `src`), a relative path unchanged.
+///
+/// ```text
+/// /home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/nalgebra-0.35.0/src/linalg/lu.rs
+///     -> nalgebra-0.35.0/src/linalg/lu.rs
+/// ```
+fn readable_path(file: &str) -> String {
+    if !in_dependency(file) {
+        return file.to_string();
+    }
+    let unix = file.replace('\\', "/");
+    if let Some((_, rest)) = unix.split_once("/registry/src/") {
+        // rest = index.crates.io-<hash>/<crate>-<version>/...
+        if let Some((_, tail)) = rest.split_once('/') {
+            return tail.to_string();
+        }
+    }
+    if let Some((_, rest)) = unix.split_once("/git/checkouts/") {
+        // rest = <repo>-<hash>/<rev>/...
+        let mut parts = rest.splitn(3, '/');
+        if let (Some(repo), Some(rev), Some(tail)) = (parts.next(), parts.next(), parts.next()) {
+            let repo = repo.rsplit_once('-').map_or(repo, |(r, _)| r);
+            return format!("{repo}-{rev}/{tail}");
+        }
+    }
+    if let Some(rest) = unix.strip_prefix("/rustc/") {
+        if let Some((_, tail)) = rest.split_once('/') {
+            return format!("rust/{tail}");
+        }
+    }
+    let parts: Vec<&str> = unix.split('/').collect();
+    match parts.iter().rposition(|p| *p == "src") {
+        Some(i) if i >= 1 => parts[i - 1..].join("/"),
+        _ => unix,
+    }
+}
+
+/// The user's source line on a stack (a `Backtrace` as text): the innermost frame, below the runtime's
+/// entry frames, whose file is not a package of cargo's registry or git checkouts, the standard
+/// library or stoch itself (a path relative to the current directory when it is under it).
+/// `None` when the binary has no line tables (release builds without `debug`).
+fn user_line(trace: &str) -> Option<String> {
+    let cwd = std::env::current_dir().ok();
+    for line in trace.lines().map(str::trim_start) {
+        if line.contains("__rust_begin_short_backtrace") || line.contains("std::rt::lang_start") {
+            return None;
+        }
+        let Some(at) = line.strip_prefix("at ") else {
+            continue;
+        };
+        let path = at.strip_prefix("./").unwrap_or(at);
+        let unix = path.replace('\\', "/");
+        let elsewhere = [
+            "/registry/src/",
+            "/git/checkouts/",
+            "/lib/rustlib/",
+            "stoch-core/",
+            "stoch-macros/",
+            "stoch_core/",
+        ]
+        .iter()
+        .any(|p| unix.contains(p))
+            || unix.starts_with("/rustc/");
+        if elsewhere {
+            continue;
+        }
+        let shown = cwd
+            .as_deref()
+            .and_then(|d| std::path::Path::new(path).strip_prefix(d).ok())
+            .map_or_else(|| path.to_string(), |p| p.display().to_string());
+        return Some(shown);
+    }
+    None
 }
 
 /// One source location where instabilities of one kind occurred.
@@ -615,7 +1041,8 @@ pub fn reset() {
 pub struct Site {
     /// The kind.
     pub kind: Instability,
-    /// Source file, as the compiler names it.
+    /// Source file: as the compiler names it inside the user's workspace (`src/main.rs`), and
+    /// as `crate-version/path` inside a dependency (`nalgebra-0.35.0/src/linalg/lu.rs`).
     pub file: String,
     /// Line, from 1.
     pub line: u32,
@@ -623,12 +1050,18 @@ pub struct Site {
     pub column: u32,
     /// How many times.
     pub count: u64,
+    /// For a site inside a dependency (or the standard library): the user's own line that
+    /// first led there (`src/main.rs:42:13`), found from the stack once per site; `None` for
+    /// a site in the user's code, or when the program has no line tables (release builds
+    /// without `debug = "line-tables-only"`).
+    #[serde(default)]
+    pub via: Option<String>,
 }
 
 /// One source location where a significant value became a computed zero.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CollapseSite {
-    /// Source file.
+    /// Source file, named as in [`Site::file`].
     pub file: String,
     /// Line, from 1.
     pub line: u32,
@@ -636,6 +1069,9 @@ pub struct CollapseSite {
     pub column: u32,
     /// How many times.
     pub count: u64,
+    /// The user's line that first led to a site inside a dependency, as [`Site::via`].
+    #[serde(default)]
+    pub via: Option<String>,
 }
 
 /// Instabilities flagged on a GPU for one kernel and kind.
@@ -660,12 +1096,17 @@ pub struct GpuCount {
 ///               "intrinsic": u64, "math_function": u64, "cancellation": u64 },
 ///   "self_validation_failed": bool,      // any division, multiplication or power instability
 ///   "sites": [ { "kind": "cancellation", "file": str, "line": u32, "column": u32,
-///                "count": u64 } ],       // most frequent first
+///                "count": u64,           // most frequent first; file as in Site::file
+///                "via": str | null } ],  // inside a dependency: the user's line (Site::via)
 ///   "overflow_events": u64,              // events at sites beyond max_sites
-///   "collapses": [ { "file": str, "line": u32, "column": u32, "count": u64 } ],
+///   "collapses": [ { "file": str, "line": u32, "column": u32, "count": u64,
+///                    "via": str | null } ],
 ///   "collapse_total": u64,               // all collapses, kept sites and overflow
 ///   "collapse_overflow": u64,            // collapses at sites beyond max_sites
 ///   "gpu": [ { "kernel": str, "kind": "division", "count": u64 } ],
+///   "inexact_prints": u64,               // values printed ({:.p}, {:.pe}) with more
+///                                        // significant digits than exact
+///   "inexact_print_first": str | null,   // the first of them, and its exact digits
 ///   "config": { "seed": u64, "cancel_level": u32,
 ///               "detect": [kind],            // kinds checked, plus "collapse"
 ///               "report": "text" | "json" | "off" | { "json_file": str },
@@ -690,6 +1131,13 @@ pub struct Report {
     collapse_total: u64,
     collapse_overflow: u64,
     gpu: Vec<GpuCount>,
+    #[serde(default)]
+    inexact_prints: u64,
+    #[serde(default)]
+    inexact_print_first: Option<String>,
+    /// Whether a site inside a dependency has no user's line (the program has no line tables).
+    #[serde(skip)]
+    dependency_site_without_via: bool,
     config: Config,
     hardware_fma: bool,
 }
@@ -712,12 +1160,13 @@ pub fn report() -> Report {
     let mut sites: Vec<Site> = snap
         .sites
         .iter()
-        .map(|&(kind, loc, count)| Site {
-            kind,
-            file: loc.file().to_string(),
+        .map(|(kind, loc, count, via)| Site {
+            kind: *kind,
+            file: readable_path(loc.file()),
             line: loc.line(),
             column: loc.column(),
-            count,
+            count: *count,
+            via: via.clone(),
         })
         .collect();
     sites.sort_by(|a, b| {
@@ -728,11 +1177,12 @@ pub fn report() -> Report {
     let mut collapses: Vec<CollapseSite> = snap
         .collapses
         .iter()
-        .map(|&(loc, count)| CollapseSite {
-            file: loc.file().to_string(),
+        .map(|(loc, count, via)| CollapseSite {
+            file: readable_path(loc.file()),
             line: loc.line(),
             column: loc.column(),
-            count,
+            count: *count,
+            via: via.clone(),
         })
         .collect();
     collapses.sort_by(|a, b| {
@@ -757,6 +1207,14 @@ pub fn report() -> Report {
         collapse_total: snap.counts.collapse_total,
         collapse_overflow: snap.counts.collapse_overflow,
         gpu: snap.gpu,
+        inexact_prints: INEXACT_PRINTS.load(Ordering::Relaxed),
+        inexact_print_first: lock(&INEXACT_FIRST).clone(),
+        dependency_site_without_via: snap
+            .sites
+            .iter()
+            .map(|(_, loc, _, via)| (loc, via))
+            .chain(snap.collapses.iter().map(|(loc, _, via)| (loc, via)))
+            .any(|(loc, via)| via.is_none() && in_dependency(loc.file())),
         config,
         hardware_fma: !crate::rounding::slow_software_path(),
     }
@@ -831,6 +1289,38 @@ impl Report {
     #[must_use]
     pub fn gpu(&self) -> &[GpuCount] {
         &self.gpu
+    }
+
+    /// Values printed with a precision (`{:.p}`, `{:.pe}`) that showed more significant digits
+    /// than they have exact. Such a format prints what `f64` prints, so the text keeps its
+    /// layout and parses back; this count (and [`inexact_print_first`]) says where that text
+    /// claims digits that are not there.
+    ///
+    /// [`inexact_print_first`]: Report::inexact_print_first
+    ///
+    /// ```
+    /// use stoch_core::{report, Sf64};
+    /// let x = Sf64::from_samples([0.330, 0.334, 0.338]); // 2 exact digits
+    /// assert_eq!(format!("{x:.5}"), "0.33400");
+    /// assert_eq!(format!("{x:.1}"), "0.3"); // one digit: exact
+    /// let r = report();
+    /// assert_eq!(r.inexact_prints(), 1);
+    /// assert_eq!(
+    ///     r.inexact_print_first(),
+    ///     Some("`{:.5}` printed 0.33400; exact digits: 2, 3.3e-1")
+    /// );
+    /// # stoch_core::reset();
+    /// ```
+    #[must_use]
+    pub fn inexact_prints(&self) -> u64 {
+        self.inexact_prints
+    }
+
+    /// The first value counted by [`inexact_prints`](Report::inexact_prints): the format, what
+    /// it printed, and the value's exact digits.
+    #[must_use]
+    pub fn inexact_print_first(&self) -> Option<&str> {
+        self.inexact_print_first.as_deref()
     }
 
     /// The configuration in force when the snapshot was taken.
@@ -913,11 +1403,15 @@ impl fmt::Display for Report {
         if !self.sites.is_empty() {
             writeln!(f, "Sites (most frequent first):")?;
             for s in self.sites.iter().take(Self::SHOWN_SITES) {
-                writeln!(
+                write!(
                     f,
                     "  {}:{}:{}  {}  {}",
                     s.file, s.line, s.column, s.kind, s.count
                 )?;
+                match &s.via {
+                    Some(v) => writeln!(f, "  (from {v})")?,
+                    None => writeln!(f)?,
+                }
             }
             if self.sites.len() > Self::SHOWN_SITES {
                 writeln!(
@@ -942,7 +1436,11 @@ impl fmt::Display for Report {
                 plural(self.collapse_total, "accuracy collapse")
             )?;
             for s in self.collapses.iter().take(Self::SHOWN_SITES) {
-                writeln!(f, "  {}:{}:{}  {}", s.file, s.line, s.column, s.count)?;
+                write!(f, "  {}:{}:{}  {}", s.file, s.line, s.column, s.count)?;
+                match &s.via {
+                    Some(v) => writeln!(f, "  (from {v})")?,
+                    None => writeln!(f)?,
+                }
             }
             if self.collapses.len() > Self::SHOWN_SITES {
                 writeln!(
@@ -959,6 +1457,24 @@ impl fmt::Display for Report {
                     self.config.get_max_sites()
                 )?;
             }
+        }
+        if self.dependency_site_without_via {
+            writeln!(
+                f,
+                "  (sites inside dependencies name the user's line that led there when the \
+                 program has line tables: debug = \"line-tables-only\" in its [profile.release])"
+            )?;
+        }
+        if self.inexact_prints > 0 {
+            writeln!(
+                f,
+                "{} printed with more digits than exact ({{:.p}} prints what f64 prints; {{}} \
+                 prints the exact digits only){}",
+                plural(self.inexact_prints, "value"),
+                self.inexact_print_first
+                    .as_deref()
+                    .map_or(String::new(), |t| format!(":\n  first: {t}"))
+            )?;
         }
         if !self.gpu.is_empty() {
             writeln!(f, "GPU (elements flagged per kernel):")?;
@@ -983,6 +1499,10 @@ impl fmt::Display for Report {
 /// per process: later calls do nothing until [`reset`].
 pub fn finish() {
     if PRINTED.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    if *config::current().get_report() == ReportMode::Off {
+        // Nothing to write: no snapshot (reading the stacks of dependency sites takes time).
         return;
     }
     let r = report();
@@ -1069,6 +1589,7 @@ mod tests {
                     line: 12,
                     column: 9,
                     count: 5,
+                    via: None,
                 },
                 Site {
                     kind: Instability::Division,
@@ -1076,6 +1597,7 @@ mod tests {
                     line: 3,
                     column: 17,
                     count: 2,
+                    via: None,
                 },
             ],
             overflow_events: 0,
@@ -1084,6 +1606,7 @@ mod tests {
                 line: 20,
                 column: 5,
                 count: 1,
+                via: None,
             }],
             collapse_total: 1,
             collapse_overflow: 0,
@@ -1092,6 +1615,9 @@ mod tests {
                 kind: Instability::Multiplication,
                 count: 4,
             }],
+            inexact_prints: 0,
+            inexact_print_first: None,
+            dependency_site_without_via: false,
             config: Config::default().seed(42),
             hardware_fma: true,
         }
@@ -1189,14 +1715,16 @@ GPU (elements flagged per kernel):
       "file": "src/main.rs",
       "line": 12,
       "column": 9,
-      "count": 5
+      "count": 5,
+      "via": null
     },
     {
       "kind": "division",
       "file": "src/lib.rs",
       "line": 3,
       "column": 17,
-      "count": 2
+      "count": 2,
+      "via": null
     }
   ],
   "overflow_events": 6,
@@ -1205,7 +1733,8 @@ GPU (elements flagged per kernel):
       "file": "src/main.rs",
       "line": 20,
       "column": 5,
-      "count": 1
+      "count": 1,
+      "via": null
     }
   ],
   "collapse_total": 3,
@@ -1217,6 +1746,8 @@ GPU (elements flagged per kernel):
       "count": 4
     }
   ],
+  "inexact_prints": 0,
+  "inexact_print_first": null,
   "config": {
     "seed": 42,
     "cancel_level": 4,
@@ -1322,7 +1853,7 @@ GPU (elements flagged per kernel):
         let found: Vec<u64> = s
             .sites
             .iter()
-            .filter(|(k, l, _)| *k == kind && *l == loc)
+            .filter(|(k, l, _, _)| *k == kind && *l == loc)
             .map(|s| s.2)
             .collect();
         assert!(found.len() <= 1, "one site per kind and location: {s:?}");
@@ -1362,7 +1893,7 @@ GPU (elements flagged per kernel):
         assert_eq!(snap.counts.collapse_total, 3);
         assert_eq!(at(&snap, Instability::Division, a), 700);
         assert_eq!(at(&snap, Instability::Cancellation, b), 3);
-        assert_eq!(snap.collapses, [(b, 3)]);
+        assert_eq!(snap.collapses, [(b, 3, None)]);
         assert_eq!(snap.sites.len(), 2);
     }
 
@@ -1459,8 +1990,80 @@ GPU (elements flagged per kernel):
         assert_eq!(snap.sites.len(), 1, "{snap:?}");
         assert_eq!(at(&snap, Instability::Cancellation, a), 3);
         assert_eq!(snap.counts.overflow_events, 1);
-        assert_eq!(snap.collapses, [(a, 2)]);
+        assert_eq!(snap.collapses, [(a, 2, None)]);
         assert_eq!(snap.counts.collapse_overflow, 0);
+    }
+
+    #[test]
+    fn dependency_paths_read_as_crate_and_path() {
+        for (file, want) in [
+            (
+                "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/nalgebra-0.35.0/src/linalg/lu.rs",
+                "nalgebra-0.35.0/src/linalg/lu.rs",
+            ),
+            (
+                "/home/u/.cargo/git/checkouts/cgmath-3bd2e5f1c9a0d7e6/a1b2c3d/src/vector.rs",
+                "cgmath-a1b2c3d/src/vector.rs",
+            ),
+            (
+                "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/iter/traits/accum.rs",
+                "rust/library/core/src/iter/traits/accum.rs",
+            ),
+            ("/opt/src/mylib/src/lib.rs", "mylib/src/lib.rs"),
+            ("src/main.rs", "src/main.rs"),
+            ("examples/wave3d.rs", "examples/wave3d.rs"),
+        ] {
+            assert_eq!(readable_path(file), want, "{file}");
+        }
+        assert!(in_dependency("/rustc/x/library/core/src/cmp.rs"));
+        assert!(!in_dependency("src/main.rs"));
+    }
+
+    /// Events at a site already met are counted by the thread's lock-free table, not its
+    /// shard, with exact counts across a reset (the live thread's table of the old epoch counts
+    /// nothing) and at the thread's end.
+    #[test]
+    fn seen_sites_are_counted_by_the_fast_table() {
+        recorder!(R, L);
+        let (a, b) = (here(), here());
+        let (done, wait_done) = std::sync::mpsc::channel();
+        let (go, wait_go) = std::sync::mpsc::channel::<bool>();
+        let t = std::thread::spawn(move || {
+            while wait_go.recv().unwrap() {
+                for _ in 0..1000 {
+                    R.tally(&L, DIVISION, a, 10);
+                    R.tally(&L, Tally::Collapse, a, 10);
+                }
+                let shard = L.with(|l| lock(&l.shard).counts);
+                done.send(shard).unwrap();
+            }
+        });
+        go.send(true).unwrap();
+        let shard = wait_done.recv().unwrap();
+        // The shard counted the first meeting of each site, the table the 999 others.
+        assert_eq!((shard.kinds[0], shard.collapse_total), (1, 1));
+        let snap = R.snapshot();
+        assert_eq!(at(&snap, Instability::Division, a), 1000);
+        assert_eq!(snap.counts.kinds[0], 1000);
+        assert_eq!(
+            (snap.counts.collapse_total, snap.collapses.clone()),
+            (1000, vec![(a, 1000, None)])
+        );
+        R.reset();
+        assert_eq!(R.snapshot(), Snapshot::default());
+        R.tally(&L, DIVISION, b, 10);
+        go.send(true).unwrap();
+        wait_done.recv().unwrap();
+        let snap = R.snapshot();
+        assert_eq!(at(&snap, Instability::Division, a), 1000);
+        assert_eq!(at(&snap, Instability::Division, b), 1);
+        assert_eq!(snap.counts.kinds[0], 1001);
+        go.send(false).unwrap();
+        t.join().unwrap();
+        // The ended thread's table went to the totals.
+        let snap = R.snapshot();
+        assert_eq!(at(&snap, Instability::Division, a), 1000);
+        assert_eq!(snap.counts.collapse_total, 1000);
     }
 
     #[test]
@@ -1492,7 +2095,7 @@ GPU (elements flagged per kernel):
         assert_eq!(snap.counts.kinds[0], 2);
         assert_eq!(at(&snap, Instability::Division, a), 1);
         assert_eq!(at(&snap, Instability::Division, b), 1);
-        assert_eq!(snap.collapses, [(a, 1)]);
+        assert_eq!(snap.collapses, [(a, 1, None)]);
         go.send(false).unwrap();
         t.join().unwrap();
     }
