@@ -289,8 +289,17 @@ fn every_decomposition_on_a_well_and_an_ill_conditioned_matrix() {
         .max_by(|x, y| x.to_f64().total_cmp(&y.to_f64()))
         .unwrap();
     assert!(largest.digits() >= 13, "{largest}");
+    // σ_min is lost: noise (few digits or `@.0`), or an exact zero that nalgebra wrote after a
+    // deflation test decided on noise, which the report then shows as a branching in svd.rs.
+    let branched_in_svd = || {
+        stoch_core::report().sites().iter().any(|s| {
+            s.kind == Instability::Branching
+                && s.file.contains("nalgebra")
+                && s.file.ends_with("svd.rs")
+        })
+    };
     assert!(
-        smallest.digits() <= 2,
+        smallest.digits() <= 2 || (smallest.to_f64() == 0.0 && branched_in_svd()),
         "σ_min of Hilbert(13) (true 1.8e-18): {smallest}"
     );
     let eig = h.clone().try_symmetric_eigen(Sf64::EPSILON, 1000).unwrap();
