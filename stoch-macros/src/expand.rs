@@ -8,7 +8,7 @@ use syn::{Ident, Item, Stmt};
 
 use crate::args::Args;
 use crate::error::{bail, format_err, Errors};
-use crate::rewrite::{fn_misuse, foreign_mod_error, Rewrite};
+use crate::rewrite::{const_fn_ok, fn_misuse, foreign_mod_error, Rewrite};
 
 /// Expands `#[stochastic(args)] item`. Never panics: on error it emits the errors followed by
 /// the item as written (minus our marker attributes) and, with `plain = name`, its IEEE twin
@@ -83,7 +83,12 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
 
     let mut rewrite = Rewrite::new(&item);
     rewrite.visit_item_mut(&mut item);
-    rewrite.errors.into_result()?;
+    // A nested construct the rewrite cannot handle is reported and left as written; the rest
+    // of the item is rewritten, so that the error is the only one the user sees.
+    let mut out = match rewrite.errors.into_result() {
+        Ok(()) => TokenStream::new(),
+        Err(err) => err.into_compile_error(),
+    };
 
     if let (Item::Fn(main), true) = (&mut item, is_main) {
         let report = args.report.is_none_or(|(value, _)| value);
@@ -93,7 +98,7 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         })?;
         main.block.stmts.insert(0, prologue);
     }
-    let mut out = item.into_token_stream();
+    item.to_tokens(&mut out);
     plain.to_tokens(&mut out);
     Ok(out)
 }
@@ -128,7 +133,9 @@ fn validate(item: &Item, errors: &mut Errors) {
     match item {
         Item::Fn(f) => {
             if let Some(err) = fn_misuse(&f.sig, false) {
-                errors.push(err);
+                if !const_fn_ok(&f.sig, Some(&f.block)) {
+                    errors.push(err);
+                }
             }
         }
         Item::ForeignMod(m) => errors.push(foreign_mod_error(&m.abi)),
@@ -198,13 +205,12 @@ mod tests {
         quote!(::stoch_core::Stochastic<#k>)
     }
     fn lit(x: TokenStream) -> TokenStream {
-        let e: syn::Expr =
-            syn::parse_quote!(<::stoch_core::Stochastic<_> as ::core::convert::From<_>>::from(#x));
+        let e: syn::Expr = syn::parse_quote!(<::stoch_core::Stochastic<_> as ::stoch_core::__private::From<_>>::from(#x));
         e.into_token_stream()
     }
     fn lit_k(k: &str, x: TokenStream) -> TokenStream {
         let k = Ident::new(k, Span::call_site());
-        let e: syn::Expr = syn::parse_quote!(<::stoch_core::Stochastic<#k> as ::core::convert::From<#k>>::from(#x));
+        let e: syn::Expr = syn::parse_quote!(<::stoch_core::Stochastic<#k> as ::stoch_core::__private::From<#k>>::from(#x));
         e.into_token_stream()
     }
     fn cast(target: TokenStream, x: TokenStream) -> TokenStream {
@@ -312,8 +318,8 @@ mod tests {
         let d = s("f64");
         let sqrt = quote!(::stoch_core::Stochastic::<f64>::sqrt(x));
         let max = quote!(::stoch_core::Stochastic::<f32>::max(a, b));
-        let pi = lit_k("f64", quote!(::core::f64::consts::PI));
-        let e = lit_k("f32", quote!(::core::f32::consts::E));
+        let pi = lit_k("f64", quote!(::stoch_core::__private::consts_f64::PI));
+        let e = lit_k("f32", quote!(::stoch_core::__private::consts_f32::E));
         let eps = quote!(::stoch_core::Stochastic::<f64>::EPSILON);
         let inf = quote!(::stoch_core::Stochastic::<f64>::NEG_INFINITY);
         let from = quote!(::stoch_core::__private::cast::<#d, _>);
@@ -565,24 +571,26 @@ mod tests {
 
     #[test]
     fn plain_twin_survives_an_error() {
-        // An error in the item: the error, the item as written, and the twin `ieee`.
+        // An error in the item: the error, the rest of the item rewritten (the construct in
+        // error as written), and the twin `ieee`.
+        let d = s("f64");
         let out = check_err(
             quote!(plain = ieee),
-            quote! { mod num { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} } },
+            quote! { mod num { const fn a(x: f64) -> f64 { x * x } fn b(x: f64) {} } },
             "cannot rewrite the nested `const fn a`",
         );
         let rest = quote! {
-            mod num { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} }
-            mod ieee { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} }
+            mod num { const fn a(x: f64) -> f64 { x * x } fn b(x: #d) {} }
+            mod ieee { const fn a(x: f64) -> f64 { x * x } fn b(x: f64) {} }
         };
         assert!(out.ends_with(&rest.to_string()), "{out}");
         assert_eq!(out.matches("compile_error").count(), 1, "{out}");
         let out = check_err(
             quote!(plain = twin),
-            quote! { const fn f(x: f64) -> f64 { x } },
+            quote! { const fn f(x: f64) -> f64 { -x } },
             "const fn",
         );
-        assert!(out.ends_with(&quote! { const fn twin(x: f64) -> f64 { x } }.to_string()));
+        assert!(out.ends_with(&quote! { const fn twin(x: f64) -> f64 { -x } }.to_string()));
         // `plain` with `skip` is an error, but the twin still resolves.
         let out = check_err(quote!(plain = x, skip), quote! { fn f() {} }, "no effect");
         assert!(
@@ -720,10 +728,31 @@ mod tests {
     fn const_fn_is_an_error_with_item_unchanged() {
         let out = check_err(
             quote!(),
-            quote! { const fn f(x: f64) -> f64 { x } },
+            quote! { const fn f(x: f64) -> f64 { x + 1.0 } },
             "cannot be applied to a `const fn`",
         );
-        assert!(out.ends_with("const fn f (x : f64) -> f64 { x }"), "{out}");
+        assert!(
+            out.ends_with("const fn f (x : f64) -> f64 { x + 1.0 }"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn const_fn_that_only_builds_values_is_rewritten() {
+        let d = s("f64");
+        check(
+            quote!(),
+            quote! { mod m {
+                struct P(f64, f64);
+                impl P { pub const fn new(a: f64) -> Self { P(a, -1.0) } }
+            } },
+            quote! { mod m {
+                struct P(#d, #d);
+                impl P { pub const fn new(a: #d) -> Self {
+                    P(a, ::stoch_core::__private::const_f64(-1.0))
+                } }
+            } },
+        );
     }
 
     #[test]
@@ -769,7 +798,7 @@ mod tests {
         let out = check_err(
             quote!(),
             quote! { mod m {
-                const fn a(x: f64) -> f64 { x }
+                const fn a(x: f64) -> f64 { x / 2.0 }
                 extern "C" fn b() {}
                 extern "C" { fn c(); }
                 fn d() { #[stochastic(report = false)] fn e() {} }
@@ -779,8 +808,14 @@ mod tests {
         assert!(out.contains("nested `extern` fn `b`"), "{out}");
         assert!(out.contains("`extern` block"), "{out}");
         assert!(out.contains("applies only to `fn main`"), "{out}");
-        // Fallback output: the item as written, marker attributes removed.
+        // The rest of the item rewritten (no cascade of type errors), marker attributes
+        // removed, each construct in error as written.
         assert!(out.contains("fn d () { fn e () { } }"), "{out}");
+        assert!(
+            out.contains("const fn a (x : f64) -> f64 { x / 2.0 }"),
+            "{out}"
+        );
+        assert_eq!(out.matches("compile_error").count(), 4, "{out}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 use stoch_macros::stochastic;
 
 #[stochastic]
-const fn f(x: f64) -> f64 { x }
+const fn f(x: f64) -> f64 { x * 2.0 }
 
 fn main() {
     let _ = f(1.0);

@@ -17,7 +17,7 @@ mod numerics {
 }
 
 fn main() {
-    let _ = numerics::quarter(1.0);
+    let _ = numerics::quarter(1.0.into());
     let _ = ieee::quarter(1.0);
     let _ = ieee::half(1.0);
 }
