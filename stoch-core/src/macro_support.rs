@@ -61,6 +61,17 @@ pub use core::f32::consts as consts_f32;
 /// `std::f64::consts`, named through this crate (see [`From`]).
 pub use core::f64::consts as consts_f64;
 
+/// `plain!(expr)`: inside `#[stochastic]` code, `expr` is left exactly as written (its literals,
+/// `f64` types and casts stay plain), for the generic APIs of other crates that want plain
+/// floats: `rng.gen_range(plain!(-2.0..2.0))`, `libm::remquo(x.to_f64(), plain!(90.0))`,
+/// `plain!(0.5) * v` with a foreign vector type. Outside `#[stochastic]` code it is `expr`.
+#[macro_export]
+macro_rules! plain {
+    ($e:expr) => {
+        $e
+    };
+}
+
 /// A float constant named in rewritten code (`PI` after `use std::f64::consts::PI;`, which the
 /// macro cannot see when the `use` is outside the annotated item, or a user's own `PI` that is
 /// already stochastic): plain values become exact stochastic ones, stochastic ones stay.

@@ -150,7 +150,9 @@ fn validate(item: &Item, errors: &mut Errors) {
         )),
         Item::Use(u) => errors.push(unsupported("a `use` declaration", u)),
         Item::ExternCrate(e) => errors.push(unsupported("an `extern crate` item", e)),
-        Item::Macro(m) => errors.push(unsupported("a macro item", &m.mac.path)),
+        Item::Macro(m) if !m.mac.path.is_ident("macro_rules") => {
+            errors.push(unsupported("a macro item", &m.mac.path));
+        }
         Item::TraitAlias(t) => errors.push(unsupported("a trait alias", t)),
         Item::Verbatim(v) => errors.push(unsupported("this item", v)),
         _ => {}
@@ -738,6 +740,39 @@ mod tests {
     }
 
     #[test]
+    fn macro_rules_transcribers() {
+        let d = s("f64");
+        let z = lit(quote!(0.0));
+        let c = cast(d.clone(), quote!(i + 1));
+        // The transcriber parses once `$N` stands for an identifier: rewritten, `$N` restored.
+        // With a repetition it is left as written.
+        let out = stochastic(
+            quote!(),
+            quote! { mod m {
+                macro_rules! deriv {
+                    ($N:literal, $M:literal) => {
+                        impl Poly<$N> {
+                            fn d(&self, r: f64) -> [f64; $M] { let a = [0.0; $M]; (i + 1) as f64; a }
+                        }
+                    };
+                }
+                macro_rules! many { ($($x:expr),*) => { [$($x * 2.0),*] }; }
+            } },
+        );
+        let expected = quote! { mod m {
+            macro_rules! deriv {
+                ($N:literal, $M:literal) => {
+                    impl Poly<$N> {
+                        fn d(&self, r: #d) -> [#d; $M] { let a = [#z; $M]; #c; a }
+                    }
+                };
+            }
+            macro_rules! many { ($($x:expr),*) => { [$($x * 2.0),*] }; }
+        } };
+        assert_eq!(out.to_string(), expected.to_string());
+    }
+
+    #[test]
     fn const_fn_that_only_builds_values_is_rewritten() {
         let d = s("f64");
         check(
@@ -769,11 +804,7 @@ mod tests {
         );
         check_err(quote!(), quote! { mod m; }, "cannot see into `mod m;`");
         check_err(quote!(), quote! { use std::f64; }, "`use` declaration");
-        check_err(
-            quote!(),
-            quote! { macro_rules! m { () => {} } },
-            "macro item",
-        );
+        check_err(quote!(), quote! { m! { x } }, "macro item");
         check_err(
             quote!(report = false),
             quote! { fn f() {} },

@@ -488,9 +488,117 @@ impl Rewrite {
         match item {
             Item::Const(c) => self.rewrite_const(&mut c.ty, &mut c.expr),
             Item::Static(s) => self.rewrite_const(&mut s.ty, &mut s.expr),
+            Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
+                m.mac.tokens = self.rewrite_macro_rules(m.mac.tokens.clone());
+            }
             Item::Macro(_) | Item::Use(_) | Item::ExternCrate(_) | Item::Verbatim(_) => {}
             _ => visit_mut::visit_item_mut(self, item),
         }
+    }
+
+    /// The rules of a `macro_rules!`: each transcriber that parses as items, statements or an
+    /// expression once its `$name` metavariables stand for identifiers is rewritten like the
+    /// code around it (`impl Poly<$N> { fn deflate(&self, root: f64) .. }`); a transcriber with
+    /// repetitions (`$(..)*`) or other token-level syntax is left as written.
+    fn rewrite_macro_rules(&mut self, tokens: TokenStream) -> TokenStream {
+        use proc_macro2::{Delimiter, Group, TokenTree};
+        let mut out: Vec<TokenTree> = Vec::new();
+        let mut after_arrow = false;
+        let mut prev_eq = false;
+        for tt in tokens {
+            match tt {
+                TokenTree::Group(g) if after_arrow => {
+                    let body = self.rewrite_transcriber(g.stream()).unwrap_or(g.stream());
+                    let mut new = Group::new(g.delimiter(), body);
+                    new.set_span(g.span());
+                    out.push(TokenTree::Group(new));
+                    after_arrow = false;
+                }
+                TokenTree::Punct(p) => {
+                    after_arrow = prev_eq && p.as_char() == '>';
+                    prev_eq = p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Joint;
+                    out.push(TokenTree::Punct(p));
+                }
+                tt => {
+                    prev_eq = false;
+                    out.push(tt);
+                }
+            }
+        }
+        let _ = Delimiter::None;
+        out.into_iter().collect()
+    }
+
+    /// One transcriber, rewritten; `None` when it does not parse with placeholders.
+    fn rewrite_transcriber(&mut self, body: TokenStream) -> Option<TokenStream> {
+        const MARK: &str = "__stoch_metavar_";
+        fn to_placeholders(ts: TokenStream) -> Option<TokenStream> {
+            use proc_macro2::{Group, TokenTree};
+            let mut out = Vec::new();
+            let mut iter = ts.into_iter().peekable();
+            while let Some(tt) = iter.next() {
+                match tt {
+                    TokenTree::Punct(p) if p.as_char() == '$' => match iter.next()? {
+                        TokenTree::Ident(i) => {
+                            let name = i.to_string();
+                            let name = name.trim_start_matches("r#");
+                            out.push(TokenTree::Ident(Ident::new(
+                                &format!("{MARK}{name}"),
+                                i.span(),
+                            )));
+                        }
+                        // `$( .. )*` repetitions and `$crate` are left to the token level.
+                        _ => return None,
+                    },
+                    TokenTree::Group(g) => {
+                        let mut new = Group::new(g.delimiter(), to_placeholders(g.stream())?);
+                        new.set_span(g.span());
+                        out.push(TokenTree::Group(new));
+                    }
+                    tt => out.push(tt),
+                }
+            }
+            Some(out.into_iter().collect())
+        }
+        fn from_placeholders(ts: TokenStream) -> TokenStream {
+            use proc_macro2::{Group, Punct, Spacing, TokenTree};
+            let mut out = Vec::new();
+            for tt in ts {
+                match tt {
+                    TokenTree::Ident(i) if i.to_string().starts_with(MARK) => {
+                        let mut dollar = Punct::new('$', Spacing::Alone);
+                        dollar.set_span(i.span());
+                        out.push(TokenTree::Punct(dollar));
+                        let name = i.to_string()[MARK.len()..].to_string();
+                        out.push(TokenTree::Ident(Ident::new(&name, i.span())));
+                    }
+                    TokenTree::Group(g) => {
+                        let mut new = Group::new(g.delimiter(), from_placeholders(g.stream()));
+                        new.set_span(g.span());
+                        out.push(TokenTree::Group(new));
+                    }
+                    tt => out.push(tt),
+                }
+            }
+            out.into_iter().collect()
+        }
+        let body = to_placeholders(body)?;
+        let rewritten = if let Ok(mut file) = syn::parse2::<syn::File>(body.clone()) {
+            for item in &mut file.items {
+                self.visit_item_mut(item);
+            }
+            file.into_token_stream()
+        } else if let Ok(mut stmts) = syn::Block::parse_within.parse2(body.clone()) {
+            for stmt in &mut stmts {
+                self.visit_stmt_mut(stmt);
+            }
+            quote!(#(#stmts)*)
+        } else {
+            let mut expr = syn::parse2::<Expr>(body).ok()?;
+            self.visit_expr_mut(&mut expr);
+            expr.into_token_stream()
+        };
+        Some(from_placeholders(rewritten))
     }
 
     /// A `const`/`static` of float type: rewrite the type, keep the initializer a plain constant
@@ -1075,6 +1183,8 @@ fn is_std_const_name(p: &ExprPath) -> bool {
 /// trees (`quote!`), assembly. Every other macro whose arguments parse as comma-separated
 /// expressions (`vec!`, `println!`, `assert_eq!`, ndarray's `array!`, ...) has them rewritten.
 const NON_EXPR_MACROS: &[&str] = &[
+    // `stoch_core::plain!(expr)`: the user's way to keep one expression plain.
+    "plain",
     "matches",
     "assert_matches",
     "debug_assert_matches",

@@ -20,8 +20,6 @@ pub struct Piece {
     pub files: &'static str,
     /// What it is, in a few words (style, algorithm).
     pub what: &'static str,
-    /// The `[dependencies]` lines of the copy, as the crate's own manifest has them.
-    pub deps: &'static str,
     /// Edits beyond the attributes: (file, text, replacement, why it is the user's to make).
     pub edits: &'static [(&'static str, &'static str, &'static str, &'static str)],
     /// The body of our driver: plain `f64` code that calls the crate as `m::...` and prints.
@@ -80,6 +78,7 @@ pub fn run_corpus(pieces: &[Piece]) {
             .get(&key)
             .unwrap_or_else(|| panic!("{} {} not in the metadata", piece.krate, piece.version));
         let dest = root.join("stoch/copies").join(piece.name);
+        copy_dir(src, &dest);
         let attributed = copy_annotated(&src.join("src"), &dest.join("src"), piece);
         edits_left += piece.edits.len();
         if editions[&key] == "2015" {
@@ -99,11 +98,11 @@ pub fn run_corpus(pieces: &[Piece]) {
         let manifest = format!(
             "[package]\nname = \"corpus-{}\"\nversion = \"0.0.0\"\nedition = \"{}\"\n\
              publish = false\n\n[lib]\npath = \"src/lib.rs\"\ndoctest = false\ntest = false\n\n\
-             [dependencies]\nstoch-core = {{ path = {:?} }}\n{}\n",
+             [dependencies.stoch-core]\npath = {:?}\n\n{}\n",
             piece.name,
             editions[&key],
             repo.join("stoch-core"),
-            piece.deps
+            dependencies_and_features(&src.join("Cargo.toml"))
         );
         std::fs::write(dest.join("Cargo.toml"), manifest).unwrap();
         eprintln!(
@@ -158,6 +157,29 @@ pub fn run_corpus(pieces: &[Piece]) {
     );
 }
 
+/// The `[dependencies..]`, `[target..dependencies..]` and `[features]` tables of the crate's
+/// own (published, normalized) manifest: the copy builds against what the original does.
+fn dependencies_and_features(manifest: &Path) -> String {
+    let text = std::fs::read_to_string(manifest).unwrap();
+    let mut keep = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with('[') {
+            let header = line.trim_matches(|c| c == '[' || c == ']');
+            keep = header == "features"
+                || header == "dependencies"
+                || header.starts_with("dependencies.")
+                || header.starts_with("target.")
+                    && (header.contains(".dependencies") && !header.contains("dev-dependencies"));
+        }
+        if keep {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The generated workspace: `plain` (the published crates, as a dependency) and `stoch` (the
 /// annotated copies). Our drivers are the same text in both.
 fn write_workspace(root: &Path, repo: &Path, pieces: &[Piece]) {
@@ -166,8 +188,9 @@ fn write_workspace(root: &Path, repo: &Path, pieces: &[Piece]) {
         std::fs::create_dir_all(dir.join("src")).unwrap();
         let mut manifest = format!(
             "[package]\nname = \"{prog}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-             publish = false\n\n[workspace]\n{}\n[profile.dev]\nopt-level = 1\ndebug = false\n\n\
-             [dependencies]\n",
+             publish = false\nrust-version = \"{}\"\n\n[workspace]\nresolver = \"3\"\n{}\n\
+             [profile.dev]\nopt-level = 1\ndebug = false\n\n[dependencies]\n",
+            env!("CARGO_PKG_RUST_VERSION"),
             if prog == "stoch" {
                 "members = [\"copies/*\"]"
             } else {
@@ -281,6 +304,18 @@ fn copy_annotated(src: &Path, dest: &Path, piece: &Piece) -> usize {
     count
 }
 
+/// The published package as it is (README, build inputs), before the annotated sources.
+fn copy_dir(src: &Path, dest: &Path) {
+    for entry in walk(src) {
+        let target = dest.join(entry.strip_prefix(src).unwrap());
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(&entry, &target).unwrap();
+    }
+    // Ours replaces theirs.
+    let _ = std::fs::remove_file(dest.join("Cargo.toml"));
+    let _ = std::fs::remove_file(dest.join("Cargo.lock"));
+}
+
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
@@ -315,6 +350,7 @@ pub fn annotate(text: &str) -> syn::Result<(String, usize)> {
             | Item::Const(_)
             | Item::Static(_) => true,
             Item::Mod(m) => m.content.is_some(),
+            Item::Macro(m) => m.mac.path.is_ident("macro_rules"),
             _ => false,
         })
         .map(|item| offset(text, item.span().start()))
