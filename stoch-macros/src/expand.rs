@@ -49,7 +49,19 @@ pub(crate) fn stochastic(args: TokenStream, item: TokenStream) -> TokenStream {
 
 fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let args = Args::parse_tokens(args)?;
-    let mut item: Item = syn::parse2(item)?;
+    let mut item: Item = match syn::parse2(item.clone()) {
+        Ok(item) => item,
+        // Bare trait objects of older editions (`&Fn(f64) -> f64`) do not parse with syn;
+        // `dyn` is what they mean.
+        Err(err) => syn::parse2(add_dyn(item)).map_err(|_| {
+            syn::Error::new(
+                err.span(),
+                format!(
+                    "#[stochastic] cannot parse this item ({err}); the item is left as written"
+                ),
+            )
+        })?,
+    };
     if args.skip.is_some() {
         if let Some((_, key)) = &args.report {
             bail!(key, "`report` has no effect together with `skip`");
@@ -103,7 +115,60 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     Ok(out)
 }
 
-/// `plain = name`: the item as written, renamed, with every nested `#[stochastic..]` removed.
+/// `&Fn(f64) -> f64`, `Box<FnMut(f64)>`: `dyn` inserted before `Fn`/`FnMut`/`FnOnce` with
+/// parenthesized arguments where a type starts after `&`, `&mut`, `&'a` or `<`.
+fn add_dyn(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let mut out: Vec<TokenTree> = Vec::new();
+    let mut iter = tokens.into_iter().peekable();
+    while let Some(tt) = iter.next() {
+        match tt {
+            TokenTree::Group(g) => {
+                let mut new = Group::new(g.delimiter(), add_dyn(g.stream()));
+                new.set_span(g.span());
+                out.push(TokenTree::Group(new));
+            }
+            TokenTree::Ident(i)
+                if (i == "Fn" || i == "FnMut" || i == "FnOnce")
+                    && matches!(iter.peek(), Some(TokenTree::Group(g))
+                        if g.delimiter() == proc_macro2::Delimiter::Parenthesis)
+                    && type_starts_here(&out) =>
+            {
+                out.push(TokenTree::Ident(Ident::new("dyn", i.span())));
+                out.push(TokenTree::Ident(i));
+            }
+            tt => out.push(tt),
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// After `&`, `&mut`, `&'a`, `&'a mut` or `<`.
+fn type_starts_here(before: &[proc_macro2::TokenTree]) -> bool {
+    use proc_macro2::TokenTree;
+    let is_amp =
+        |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == '&');
+    let n = before.len();
+    match before.last() {
+        Some(TokenTree::Punct(p)) => p.as_char() == '&' || p.as_char() == '<',
+        Some(TokenTree::Ident(i)) if i == "mut" => {
+            is_amp(n.checked_sub(2).and_then(|k| before.get(k)))
+                || n >= 4
+                    && matches!(&before[n - 3], TokenTree::Ident(_))
+                    && matches!(&before[n - 4], TokenTree::Punct(p) if p.as_char() == '\'')
+                    && is_amp(n.checked_sub(5).and_then(|k| before.get(k)))
+        }
+        // `&'a Fn(..)`: a lifetime is a `'` punct and an ident.
+        Some(TokenTree::Ident(_)) => {
+            n >= 3
+                && matches!(&before[n - 2], TokenTree::Punct(p) if p.as_char() == '\'')
+                && is_amp(before.get(n - 3))
+        }
+        _ => false,
+    }
+}
+
+/// `plain = name`: the item as written, with every nested `#[stochastic..]` removed.
 fn plain_copy(item: &Item, key: &Ident, name: &Ident) -> syn::Result<Item> {
     let mut copy = item.clone();
     match &mut copy {
@@ -356,6 +421,72 @@ mod tests {
             quote!(),
             quote! { fn f() -> [f64; N * 2] { let a = [0.0; { N * 2 }]; g::<{ 3 }>(); a } },
             quote! { fn f() -> [#d; N * 2] { let a = [#z; { N * 2 }]; g::<{ 3 }>(); a } },
+        );
+    }
+
+    #[test]
+    fn bare_trait_objects_parse() {
+        let d = s("f64");
+        check(
+            quote!(),
+            quote! { fn f(g: &Fn(&Vec<f64>) -> f64) { let h: Box<Fn(f64) -> f64> = Box::new(|x| x); } },
+            quote! { fn f(g: &dyn Fn(&Vec<#d>) -> #d) { let h: Box<dyn Fn(#d) -> #d> = Box::new(|x| x); } },
+        );
+    }
+
+    #[test]
+    fn real_code_forms() {
+        let (d, f) = (s("f64"), s("f32"));
+        let zero = lit_k("f64", quote!(0f64));
+        let big = lit_k("f32", quote!(10_000f32));
+        let pi = quote!(::stoch_core::__private::promote(PI));
+        let cpi = quote!(::stoch_core::__private::promote(consts::PI));
+        let zero2 = lit_k("f64", quote!(2f64));
+        let (one_five, two_five) = (lit(quote!(1.5)), lit(quote!(2.5)));
+        check(
+            quote!(),
+            quote! { fn f(v: &mut Vec<f64>, a: &mut [[f64; 2]; 2], k: usize) {
+                let z = [0f64; 2]; let w = vec![10_000f32];
+                v[1] += v[0];
+                a[k][1] -= a[0][1] * 2f64;
+                let t = PI * consts::PI;
+                let p = stoch_core::plain!(0.5 * 2.0);
+                let q = array![[1.5, 2.5]];
+            } },
+            quote! { fn f(v: &mut Vec<#d>, a: &mut [[#d; 2]; 2], k: usize) {
+                let z = [#zero; 2]; let w = vec![#big];
+                { let __stoch_rhs = v[0]; v[1] += __stoch_rhs; };
+                { let __stoch_rhs = a[0][1] * #zero2; a[k][1] -= __stoch_rhs; };
+                let t = #pi * #cpi;
+                let p = stoch_core::plain!(0.5 * 2.0);
+                let q = array![[#one_five, #two_five]];
+            } },
+        );
+        let _ = f;
+    }
+
+    #[test]
+    fn constants_of_other_items_and_aliases() {
+        let d = s("f64");
+        check(
+            quote!(),
+            quote! { mod m {
+                const FPMIN: f64 = f64::MIN_POSITIVE / EPS;
+                const B: [f64; 2] = [Self::C[1], 0.5];
+                const PI2: R = std::f64::consts::PI * 2.0;
+                const L: f64 = NAME.len() as f64;
+                fn g(n: i32) -> R { n as R }
+            } },
+            quote! { mod m {
+                const FPMIN: #d = ::stoch_core::__private::const_f64(
+                    f64::MIN_POSITIVE / ::stoch_core::__private::const_plain(EPS));
+                const B: [#d; 2] = [
+                    ::stoch_core::__private::const_f64(::stoch_core::__private::const_plain(Self::C[1])),
+                    ::stoch_core::__private::const_f64(0.5)];
+                const PI2: R = ::stoch_core::__private::const_f64(std::f64::consts::PI * 2.0);
+                const L: #d = ::stoch_core::__private::const_f64(NAME.len() as f64);
+                fn g(n: i32) -> R { ::stoch_core::__private::cast::<R, _>(n) }
+            } },
         );
     }
 

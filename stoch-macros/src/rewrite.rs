@@ -727,6 +727,15 @@ impl Rewrite {
                     }
                 }
             }
+            // `Point::new(0.0, 1.0)`: a `const fn` of the struct, rewritten to take stochastic
+            // values; its float arguments are wrapped in the item's float type.
+            Expr::Call(call) => {
+                for arg in call.args.iter_mut() {
+                    if self.is_const_float(arg) {
+                        wrap(self.dominant, arg);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -784,6 +793,8 @@ impl Rewrite {
                         last.is_some_and(|n| rw.consts.contains_key(&n)) || float_path(p).is_some();
                     true
                 }
+                // `TABLE[1]`: an element of another constant (read as plain).
+                Expr::Index(_) => names_other_const(e),
                 _ => false,
             }
         }
@@ -810,6 +821,15 @@ impl Rewrite {
                         *e = gen_expr!(span=> ::stoch_core::__private::#f(&#p));
                         return;
                     }
+                }
+                // `NAME.len()`, `TABLE.0`: the constant is not a float value itself.
+                match e {
+                    Expr::MethodCall(m) => {
+                        m.args.iter_mut().for_each(|a| self.visit_expr_mut(a));
+                        return;
+                    }
+                    Expr::Field(_) => return,
+                    _ => {}
                 }
                 // Another constant whose type the macro cannot see (declared in another item,
                 // plain or stochastic), or an element of a constant table: read as plain.
