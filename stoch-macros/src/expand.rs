@@ -69,6 +69,9 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         if let Some((key, _)) = &args.plain {
             bail!(key, "`plain` has no effect together with `skip`");
         }
+        if let Some(key) = &args.track_caller {
+            bail!(key, "`track_caller` has no effect together with `skip`");
+        }
         strip_markers(&mut item, false);
         return Ok(item.into_token_stream());
     }
@@ -94,6 +97,7 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     errors.into_result()?;
 
     let mut rewrite = Rewrite::new(&item);
+    rewrite.track_caller = args.track_caller.is_some();
     rewrite.visit_item_mut(&mut item);
     // A nested construct the rewrite cannot handle is reported and left as written; the rest
     // of the item is rewritten, so that the error is the only one the user sees.
@@ -421,6 +425,34 @@ mod tests {
             quote!(),
             quote! { fn f() -> [f64; N * 2] { let a = [0.0; { N * 2 }]; g::<{ 3 }>(); a } },
             quote! { fn f() -> [#d; N * 2] { let a = [#z; { N * 2 }]; g::<{ 3 }>(); a } },
+        );
+    }
+
+    #[test]
+    fn track_caller_on_small_fns() {
+        let d = s("f64");
+        let out = stochastic(
+            quote!(track_caller),
+            quote! { mod m {
+                trait Abs { fn abs2(self) -> Self; fn twice(self) -> Self where Self: Sized { self } }
+                impl Abs for f64 { fn abs2(self) -> Self { self.abs() } }
+                fn long(x: f64) -> f64 { let y = x * x; y - x }
+                #[track_caller] fn marked(x: f64) -> f64 { x }
+                fn main() { }
+            } },
+        );
+        let expected = quote! { mod m {
+            trait Abs { fn abs2(self) -> Self; #[track_caller] fn twice(self) -> Self where Self: Sized { self } }
+            impl Abs for #d { #[track_caller] fn abs2(self) -> Self { self.abs() } }
+            fn long(x: #d) -> #d { let y = x * x; y - x }
+            #[track_caller] fn marked(x: #d) -> #d { x }
+            fn main() { }
+        } };
+        assert_eq!(out.to_string(), normalize(expected));
+        check_err(
+            quote!(),
+            quote! { mod m { #[stochastic(track_caller)] fn f() {} } },
+            "`track_caller` applies to the whole item",
         );
     }
 

@@ -144,6 +144,10 @@ use proc_macro::TokenStream;
 ///   ```
 ///   A plain fn that calls other rewritten fns would get stochastic results back: put the
 ///   family of functions in a mod and copy the mod.
+/// - `#[stochastic(track_caller)]`: every small fn of the item (a body of one statement or
+///   expression: one-line helpers, operator impls of the user's vector types, trait methods)
+///   is marked `#[track_caller]`, so that an instability inside it is reported at the line that
+///   called it (the algorithm's line) instead of the helper's. Larger fns keep their own sites.
 /// - `#[stochastic(skip)]` or `#[stochastic_skip]` on an item nested inside a rewritten item
 ///   (fn, impl, mod, method, const, struct, ...) or on a `let` statement: left exactly as
 ///   written.

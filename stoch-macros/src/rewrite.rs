@@ -224,6 +224,13 @@ fn take_markers(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> bool {
                             "`report` applies only to `fn main` under its own #[stochastic]"
                         ));
                     }
+                    if let Some(key) = args.track_caller {
+                        errors.push(format_err!(
+                            key,
+                            "`track_caller` applies to the whole item: write it on the outer \
+                             #[stochastic]"
+                        ));
+                    }
                 }
                 Err(err) => errors.push(err),
             },
@@ -325,9 +332,11 @@ pub(crate) struct Rewrite {
     dominant: FloatKind,
     /// The self type of the impl being rewritten, by its last name.
     self_ty: Option<String>,
-    /// Inside a `const fn` that only moves values (see [`const_safe`]): literals become
-    /// `const fn` calls.
+    /// Inside a `const fn` that only moves and builds values (see [`const_fn_ok`]): literals
+    /// become `const fn` calls.
     in_const_fn: bool,
+    /// `#[stochastic(track_caller)]`: small fns get `#[track_caller]`.
+    pub(crate) track_caller: bool,
 }
 
 impl Rewrite {
@@ -429,6 +438,7 @@ impl Rewrite {
                 _ => None,
             },
             in_const_fn: false,
+            track_caller: false,
         };
         Collect(&mut rw).visit_item(item);
         rw
@@ -1086,6 +1096,18 @@ pub(crate) fn const_fn_ok(sig: &Signature, body: Option<&syn::Block>) -> bool {
     safe.0
 }
 
+/// `#[track_caller]` on a small fn (a body of at most one statement or expression, as one-line
+/// helpers and operator impls are) with the Rust ABI, not `async`, not already marked.
+fn mark_track_caller(sig: &Signature, attrs: &mut Vec<Attribute>, body: Option<&syn::Block>) {
+    let small = body.is_some_and(|b| b.stmts.len() <= 1);
+    let marked = attrs
+        .iter()
+        .any(|a| a.path().is_ident("track_caller") || a.path().is_ident("naked"));
+    if small && !marked && sig.abi.is_none() && sig.asyncness.is_none() {
+        attrs.push(syn::parse_quote!(#[track_caller]));
+    }
+}
+
 /// `n as Real`: `as` converts only to primitive types, so a target named by one identifier
 /// that is no primitive is an alias of one (declared in another item, maybe of a float).
 fn is_alias_name(ty: &Type) -> bool {
@@ -1261,6 +1283,27 @@ impl VisitMut for Rewrite {
             _ => {}
         }
         self.rewrite_item(item);
+    }
+
+    fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+        visit_mut::visit_item_fn_mut(self, f);
+        if self.track_caller && f.sig.ident != "main" {
+            mark_track_caller(&f.sig, &mut f.attrs, Some(&f.block));
+        }
+    }
+
+    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+        visit_mut::visit_impl_item_fn_mut(self, f);
+        if self.track_caller {
+            mark_track_caller(&f.sig, &mut f.attrs, Some(&f.block));
+        }
+    }
+
+    fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
+        visit_mut::visit_trait_item_fn_mut(self, f);
+        if self.track_caller {
+            mark_track_caller(&f.sig, &mut f.attrs, f.default.as_ref());
+        }
     }
 
     fn visit_item_impl_mut(&mut self, item: &mut syn::ItemImpl) {
