@@ -53,3 +53,28 @@ fn comparison_rule() {
     assert!(compare_line("x = 3", "x = 1.5e1").is_err());
     assert!(compare_line("Ok(2.5)", "Ok(2.50000000000000e0)").is_ok());
 }
+
+/// The tool puts the attribute before every item that takes it, after the file's inner
+/// attributes and nowhere else (runs in `cargo test`).
+#[test]
+fn annotation_places() {
+    let src = "//! Crate docs.\n#![allow(dead_code)]\nuse std::f64::consts::PI;\nmod other;\n\
+               /// Docs.\n#[inline]\npub fn f(x: f64) -> f64 { x * PI }\n\
+               struct P(f64);\nmacro_rules! m { () => {} }\nm!();\nmod inner { fn g() {} }\n\
+               const C: f64 = 1.0;\n";
+    let (out, n) = tool::annotate(src).unwrap();
+    let a = "#[::stoch_core::stochastic] ";
+    assert_eq!(n, 5, "{out}");
+    assert_eq!(
+        out,
+        format!(
+            "//! Crate docs.\n#![allow(dead_code)]\nuse std::f64::consts::PI;\nmod other;\n\
+             {a}/// Docs.\n#[inline]\npub fn f(x: f64) -> f64 {{ x * PI }}\n\
+             {a}struct P(f64);\n{a}macro_rules! m {{ () => {{}} }}\nm!();\n\
+             {a}mod inner {{ fn g() {{}} }}\n{a}const C: f64 = 1.0;\n"
+        )
+    );
+    // Multi-byte characters before an item on the same line keep the offsets right.
+    let (out, _) = tool::annotate("const É: &str = \"é\"; fn h() {}\n").unwrap();
+    assert_eq!(out, format!("{a}const É: &str = \"é\"; {a}fn h() {{}}\n"));
+}
