@@ -80,6 +80,19 @@ fn main() {
     let mut v = vec![1.0, 10_000f64];
     v[1] += v[0];
     assert!(v[1] == 10_001.0);
+    // `op=` evaluates its right side first, as for `f64`.
+    let order = std::cell::RefCell::new(Vec::new());
+    let at = |i: usize| {
+        order.borrow_mut().push("place");
+        i
+    };
+    let rhs = || {
+        order.borrow_mut().push("value");
+        2.0
+    };
+    v[at(0)] *= rhs();
+    assert_eq!(*order.borrow(), ["value", "place"]);
+    assert!(v[0] == 2.0);
     let mut a = vec![vec![2.0, 1.0], vec![4.0, 3.0]];
     eliminate(&mut a);
     assert!(a[1][1] == 1.0);
