@@ -8,7 +8,7 @@ use syn::{Ident, Item, Stmt};
 
 use crate::args::Args;
 use crate::error::{bail, format_err, Errors};
-use crate::rewrite::{const_fn_ok, fn_misuse, foreign_mod_error, Rewrite};
+use crate::rewrite::{fn_misuse, foreign_mod_error, Rewrite};
 
 /// Expands `#[stochastic(args)] item`. Never panics: on error it emits the errors followed by
 /// the item as written (minus our marker attributes) and, with `plain = name`, its IEEE twin
@@ -201,8 +201,10 @@ fn validate(item: &Item, errors: &mut Errors) {
     };
     match item {
         Item::Fn(f) => {
+            // A `const fn` (Rust ABI) is rewritten: kept `const` when it only builds values,
+            // made a plain fn when it computes.
             if let Some(err) = fn_misuse(&f.sig, false) {
-                if !const_fn_ok(&f.sig, Some(&f.block)) {
+                if f.sig.abi.is_some() {
                     errors.push(err);
                 }
             }
@@ -741,21 +743,21 @@ mod tests {
         let d = s("f64");
         let out = check_err(
             quote!(plain = ieee),
-            quote! { mod num { const fn a(x: f64) -> f64 { x * x } fn b(x: f64) {} } },
-            "cannot rewrite the nested `const fn a`",
+            quote! { mod num { extern "C" fn a(x: f64) -> f64 { x * x } fn b(x: f64) {} } },
+            "cannot rewrite the nested `extern` fn `a`",
         );
         let rest = quote! {
-            mod num { const fn a(x: f64) -> f64 { x * x } fn b(x: #d) {} }
-            mod ieee { const fn a(x: f64) -> f64 { x * x } fn b(x: f64) {} }
+            mod num { extern "C" fn a(x: f64) -> f64 { x * x } fn b(x: #d) {} }
+            mod ieee { extern "C" fn a(x: f64) -> f64 { x * x } fn b(x: f64) {} }
         };
         assert!(out.ends_with(&rest.to_string()), "{out}");
         assert_eq!(out.matches("compile_error").count(), 1, "{out}");
         let out = check_err(
             quote!(plain = twin),
-            quote! { const fn f(x: f64) -> f64 { -x } },
-            "const fn",
+            quote! { extern "C" fn f(x: f64) -> f64 { -x } },
+            "`extern` fn",
         );
-        assert!(out.ends_with(&quote! { const fn twin(x: f64) -> f64 { -x } }.to_string()));
+        assert!(out.ends_with(&quote! { extern "C" fn twin(x: f64) -> f64 { -x } }.to_string()));
         // `plain` with `skip` is an error, but the twin still resolves.
         let out = check_err(quote!(plain = x, skip), quote! { fn f() {} }, "no effect");
         assert!(
@@ -890,14 +892,27 @@ mod tests {
     }
 
     #[test]
-    fn const_fn_is_an_error_with_item_unchanged() {
-        let out = check_err(
+    fn computing_const_fn_becomes_a_plain_fn() {
+        let d = s("f64");
+        let one = lit(quote!(1.0));
+        check(
             quote!(),
             quote! { const fn f(x: f64) -> f64 { x + 1.0 } },
+            quote! { fn f(x: #d) -> #d { x + #one } },
+        );
+        check(
+            quote!(),
+            quote! { impl P { pub const fn g(x: f64) -> f64 { -x } } },
+            quote! { impl P { pub fn g(x: #d) -> #d { -x } } },
+        );
+        // Foreign ABIs stay errors.
+        let out = check_err(
+            quote!(),
+            quote! { const extern "C" fn f(x: f64) -> f64 { x } },
             "cannot be applied to a `const fn`",
         );
         assert!(
-            out.ends_with("const fn f (x : f64) -> f64 { x + 1.0 }"),
+            out.ends_with("const extern \"C\" fn f (x : f64) -> f64 { x }"),
             "{out}"
         );
     }
@@ -907,8 +922,9 @@ mod tests {
         let d = s("f64");
         let z = lit(quote!(0.0));
         let c = cast(d.clone(), quote!(i + 1));
-        // The transcriber parses once `$N` stands for an identifier: rewritten, `$N` restored.
-        // With a repetition it is left as written.
+        let two = lit(quote!(2.0));
+        // The transcriber parses once `$N` stands for an identifier: rewritten, `$N` restored;
+        // a repetition's body is rewritten on its own, its separator and operator kept.
         let out = stochastic(
             quote!(),
             quote! { mod m {
@@ -930,7 +946,7 @@ mod tests {
                     }
                 };
             }
-            macro_rules! many { ($($x:expr),*) => { [$($x * 2.0),*] }; }
+            macro_rules! many { ($($x:expr),*) => { [$($x * #two),*] }; }
         } };
         assert_eq!(out.to_string(), expected.to_string());
     }
@@ -993,11 +1009,12 @@ mod tests {
             quote!(),
             quote! { mod m {
                 const fn a(x: f64) -> f64 { x / 2.0 }
+                const extern "C" fn z() {}
                 extern "C" fn b() {}
                 extern "C" { fn c(); }
                 fn d() { #[stochastic(report = false)] fn e() {} }
             } },
-            "nested `const fn a`",
+            "nested `const fn z`",
         );
         assert!(out.contains("nested `extern` fn `b`"), "{out}");
         assert!(out.contains("`extern` block"), "{out}");
@@ -1005,8 +1022,9 @@ mod tests {
         // The rest of the item rewritten (no cascade of type errors), marker attributes
         // removed, each construct in error as written.
         assert!(out.contains("fn d () { fn e () { } }"), "{out}");
+        assert!(out.contains("const extern \"C\" fn z () { }"), "{out}");
         assert!(
-            out.contains("const fn a (x : f64) -> f64 { x / 2.0 }"),
+            out.contains("fn a (x : :: stoch_core :: Stochastic < f64 >)"),
             "{out}"
         );
         assert_eq!(out.matches("compile_error").count(), 4, "{out}");

@@ -91,10 +91,14 @@ use proc_macro::TokenStream;
 ///   constant is plain or was rewritten by its own attribute; a constant of an alias type
 ///   declared elsewhere (`const PI: R = ...;`) is wrapped like an `f64` one.
 /// - **`const fn`** that only moves and builds values (`const fn new(x: f64) -> Self { P(x) }`)
-///   is rewritten, its literals built by `const fn`s; one that computes is an error (below).
+///   is rewritten and stays `const`, its literals built by `const fn`s; one that computes
+///   becomes a plain fn (stochastic arithmetic does not run in const evaluation), so that a
+///   call in a constant initializer is reported by rustc at that call.
 /// - **`macro_rules!`** (annotated, or inside an annotated item): each transcriber that parses
-///   as items, statements or an expression once `$name` stands for an identifier is rewritten;
-///   one with repetitions (`$(..)*`) is left as written.
+///   as items, statements or an expression once `$name` stands for an identifier and each
+///   repetition `$(..)*` for a macro call is rewritten (a repetition's body on its own); one
+///   that does not parse so is left as written. A type passed in as an argument
+///   (`impls!(f64)` expanding `x as $t`) is not seen.
 /// - **Macros.** The arguments of every macro invocation whose arguments parse as
 ///   comma-separated expressions (or `elem; len`) are rewritten: `vec!`, `println!`, `format!`,
 ///   `assert_eq!`, ndarray's `array!`, the crate's own. Left as written, because their arguments
@@ -159,8 +163,7 @@ use proc_macro::TokenStream;
 ///
 /// # Errors
 ///
-/// A spanned compile error for: a `const fn` that computes (stochastic arithmetic does not run
-/// in const evaluation), `extern` fns and blocks (foreign ABIs take plain floats), `mod m;`
+/// A spanned compile error for: `extern` fns and blocks (foreign ABIs take plain floats), `mod m;`
 /// declarations (the macro cannot see their file), `use`/`extern crate`/macro invocation items,
 /// unknown or duplicate arguments, `report` on anything but `main`, constant initializers it
 /// cannot rewrite, and items it cannot parse. A construct nested in the item is left as

@@ -539,60 +539,12 @@ impl Rewrite {
         out.into_iter().collect()
     }
 
-    /// One transcriber, rewritten; `None` when it does not parse with placeholders.
+    /// One transcriber, rewritten; `None` when it does not parse with placeholders: each
+    /// `$name` stands for an identifier, each repetition `$( .. ) sep op` for a macro call
+    /// `__stoch_rep_N! {}` (its body rewritten on its own), and both are put back after.
     fn rewrite_transcriber(&mut self, body: TokenStream) -> Option<TokenStream> {
-        const MARK: &str = "__stoch_metavar_";
-        fn to_placeholders(ts: TokenStream) -> Option<TokenStream> {
-            use proc_macro2::{Group, TokenTree};
-            let mut out = Vec::new();
-            let mut iter = ts.into_iter().peekable();
-            while let Some(tt) = iter.next() {
-                match tt {
-                    TokenTree::Punct(p) if p.as_char() == '$' => match iter.next()? {
-                        TokenTree::Ident(i) => {
-                            let name = i.to_string();
-                            let name = name.trim_start_matches("r#");
-                            out.push(TokenTree::Ident(Ident::new(
-                                &format!("{MARK}{name}"),
-                                i.span(),
-                            )));
-                        }
-                        // `$( .. )*` repetitions and `$crate` are left to the token level.
-                        _ => return None,
-                    },
-                    TokenTree::Group(g) => {
-                        let mut new = Group::new(g.delimiter(), to_placeholders(g.stream())?);
-                        new.set_span(g.span());
-                        out.push(TokenTree::Group(new));
-                    }
-                    tt => out.push(tt),
-                }
-            }
-            Some(out.into_iter().collect())
-        }
-        fn from_placeholders(ts: TokenStream) -> TokenStream {
-            use proc_macro2::{Group, Punct, Spacing, TokenTree};
-            let mut out = Vec::new();
-            for tt in ts {
-                match tt {
-                    TokenTree::Ident(i) if i.to_string().starts_with(MARK) => {
-                        let mut dollar = Punct::new('$', Spacing::Alone);
-                        dollar.set_span(i.span());
-                        out.push(TokenTree::Punct(dollar));
-                        let name = i.to_string()[MARK.len()..].to_string();
-                        out.push(TokenTree::Ident(Ident::new(&name, i.span())));
-                    }
-                    TokenTree::Group(g) => {
-                        let mut new = Group::new(g.delimiter(), from_placeholders(g.stream()));
-                        new.set_span(g.span());
-                        out.push(TokenTree::Group(new));
-                    }
-                    tt => out.push(tt),
-                }
-            }
-            out.into_iter().collect()
-        }
-        let body = to_placeholders(body)?;
+        let mut reps = Vec::new();
+        let body = self.placeholders(body, &mut reps)?;
         let rewritten = if let Ok(mut file) = syn::parse2::<syn::File>(body.clone()) {
             for item in &mut file.items {
                 self.visit_item_mut(item);
@@ -608,7 +560,69 @@ impl Rewrite {
             self.visit_expr_mut(&mut expr);
             expr.into_token_stream()
         };
-        Some(from_placeholders(rewritten))
+        Some(from_placeholders(rewritten, &reps))
+    }
+
+    fn placeholders(
+        &mut self,
+        ts: TokenStream,
+        reps: &mut Vec<TokenStream>,
+    ) -> Option<TokenStream> {
+        use proc_macro2::{Delimiter, Group, Punct, Spacing, TokenTree};
+        let mut out = Vec::new();
+        let mut iter = ts.into_iter().peekable();
+        while let Some(tt) = iter.next() {
+            match tt {
+                TokenTree::Punct(p) if p.as_char() == '$' => match iter.next()? {
+                    TokenTree::Ident(i) => {
+                        let name = i.to_string();
+                        let name = name.trim_start_matches("r#");
+                        out.push(TokenTree::Ident(Ident::new(
+                            &format!("{METAVAR}{name}"),
+                            i.span(),
+                        )));
+                    }
+                    TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis => {
+                        // `$( body ) sep? op`: the body on its own, the rest kept as written.
+                        let inner = self
+                            .rewrite_transcriber(g.stream())
+                            .unwrap_or_else(|| g.stream());
+                        let mut group = Group::new(Delimiter::Parenthesis, inner);
+                        group.set_span(g.span());
+                        let mut rep = vec![TokenTree::Punct(p), TokenTree::Group(group)];
+                        let is_op = |t: &TokenTree| matches!(t, TokenTree::Punct(q) if matches!(q.as_char(), '*' | '+' | '?'));
+                        match iter.next()? {
+                            t if is_op(&t) => rep.push(t),
+                            sep => {
+                                rep.push(sep);
+                                let op = iter.next()?;
+                                if !is_op(&op) {
+                                    return None;
+                                }
+                                rep.push(op);
+                            }
+                        }
+                        let name = Ident::new(&format!("{REPETITION}{}", reps.len()), g.span());
+                        reps.push(rep.into_iter().collect());
+                        out.push(TokenTree::Ident(name));
+                        out.push(TokenTree::Punct(Punct::new('!', Spacing::Alone)));
+                        out.push(TokenTree::Group(Group::new(
+                            Delimiter::Brace,
+                            TokenStream::new(),
+                        )));
+                    }
+                    _ => return None,
+                },
+                TokenTree::Group(g) => {
+                    let inner = self.placeholders(g.stream(), reps)?;
+                    let mut new = Group::new(g.delimiter(), inner);
+                    new.set_span(g.span());
+                    out.push(TokenTree::Group(new));
+                }
+                tt => out.push(tt),
+            }
+        }
+        Some(out.into_iter().collect())
     }
 
     /// A `const`/`static` of float type: rewrite the type, keep the initializer a plain constant
@@ -959,7 +973,8 @@ impl Rewrite {
                 ::stoch_core::__private::cast::<::stoch_core::Stochastic<#k>, _>
             )),
             [name]
-                if FLOAT_CONSTS.contains(name) || name.starts_with(|c: char| c.is_lowercase()) =>
+                if FLOAT_CONSTS.contains(name)
+                    || name.starts_with(|c: char| c.is_lowercase() || c == '_') =>
             {
                 let seg = &rest[0];
                 Some(gen_expr!(span=> ::stoch_core::Stochastic::<#k>::#seg))
@@ -1094,6 +1109,42 @@ pub(crate) fn const_fn_ok(sig: &Signature, body: Option<&syn::Block>) -> bool {
         safe.visit_block(body);
     }
     safe.0
+}
+
+/// A metavariable `$name` while a transcriber is parsed: `__stoch_metavar_name`.
+const METAVAR: &str = "__stoch_metavar_";
+/// A repetition `$( .. ) sep op` while a transcriber is parsed: `__stoch_rep_N! {}`.
+const REPETITION: &str = "__stoch_rep_";
+
+/// Puts the metavariables and repetitions back.
+fn from_placeholders(ts: TokenStream, reps: &[TokenStream]) -> TokenStream {
+    use proc_macro2::{Group, Punct, Spacing, TokenTree};
+    let mut out = Vec::new();
+    let mut iter = ts.into_iter();
+    while let Some(tt) = iter.next() {
+        match tt {
+            TokenTree::Ident(i) if i.to_string().starts_with(METAVAR) => {
+                let mut dollar = Punct::new('$', Spacing::Alone);
+                dollar.set_span(i.span());
+                out.push(TokenTree::Punct(dollar));
+                let name = i.to_string()[METAVAR.len()..].to_string();
+                out.push(TokenTree::Ident(Ident::new(&name, i.span())));
+            }
+            TokenTree::Ident(i) if i.to_string().starts_with(REPETITION) => {
+                let n: usize = i.to_string()[REPETITION.len()..].parse().unwrap_or(0);
+                // The `!` and the empty braces of the placeholder call.
+                let _ = (iter.next(), iter.next());
+                out.extend(reps.get(n).cloned().unwrap_or_default());
+            }
+            TokenTree::Group(g) => {
+                let mut new = Group::new(g.delimiter(), from_placeholders(g.stream(), reps));
+                new.set_span(g.span());
+                out.push(TokenTree::Group(new));
+            }
+            tt => out.push(tt),
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// `#[track_caller]` on a small fn (a body of at most one statement or expression, as one-line
@@ -1270,6 +1321,12 @@ impl VisitMut for Rewrite {
                         let outer = std::mem::replace(&mut self.in_const_fn, true);
                         visit_mut::visit_item_fn_mut(self, f);
                         self.in_const_fn = outer;
+                    } else if f.sig.abi.is_none() {
+                        // A `const fn` that computes: stochastic arithmetic does not run in
+                        // const evaluation, so it becomes a plain fn (a call in a constant is
+                        // then reported by rustc at that call).
+                        f.sig.constness = None;
+                        visit_mut::visit_item_fn_mut(self, f);
                     } else {
                         self.errors.push(err);
                     }
@@ -1330,6 +1387,12 @@ impl VisitMut for Rewrite {
                         let outer = std::mem::replace(&mut self.in_const_fn, true);
                         visit_mut::visit_impl_item_fn_mut(self, f);
                         self.in_const_fn = outer;
+                    } else if f.sig.abi.is_none() {
+                        // A `const fn` that computes: stochastic arithmetic does not run in
+                        // const evaluation, so it becomes a plain fn (a call in a constant is
+                        // then reported by rustc at that call).
+                        f.sig.constness = None;
+                        visit_mut::visit_impl_item_fn_mut(self, f);
                     } else {
                         self.errors.push(err);
                     }
@@ -1361,6 +1424,12 @@ impl VisitMut for Rewrite {
                         let outer = std::mem::replace(&mut self.in_const_fn, true);
                         visit_mut::visit_trait_item_fn_mut(self, f);
                         self.in_const_fn = outer;
+                    } else if f.sig.abi.is_none() {
+                        // A `const fn` that computes: stochastic arithmetic does not run in
+                        // const evaluation, so it becomes a plain fn (a call in a constant is
+                        // then reported by rustc at that call).
+                        f.sig.constness = None;
+                        visit_mut::visit_trait_item_fn_mut(self, f);
                     } else {
                         self.errors.push(err);
                     }
