@@ -290,7 +290,8 @@ pub const PIECES: &[Piece] = &[
     },
 ];
 
-/// Crates tried and left out, with what stops them (kept here so that the record is complete).
+/// Crates tried and left out, with what stops them (kept here so that the record is complete;
+/// the test prints them).
 pub const LEFT_OUT: &[(&str, &str)] = &[
     (
         "colorsys 0.7.3",
