@@ -19,9 +19,15 @@
 //!   constant expression and each float value in it is wrapped by a `const fn`;
 //! - the arguments of calls into stoch-core (`Sf64::with_relative_error(1.0, 1e-3)`) are left
 //!   as written: they are plain values;
-//! - the arguments of `vec!`, `println!`, `format!`, `write!`, `assert!`-style macros;
-//! - nested items: `#[stochastic(skip)]`/`#[stochastic_skip]` leave one untouched, nested
-//!   `const fn` and `extern` items are errors.
+//! - the arguments of every macro whose arguments parse as expressions (not `matches!`,
+//!   `stringify!`, `plain!`, ... see [`NON_EXPR_MACROS`]), and `macro_rules!` transcribers that
+//!   parse once their metavariables and repetitions stand for placeholders;
+//! - compound assignment on a place other than a local: the right side into a temporary first;
+//! - std constants named without their type (`PI`, `consts::PI`) through `__private::promote`;
+//!   constants of other items in constant initializers through `__private::const_plain`;
+//! - nested items: `#[stochastic(skip)]`/`#[stochastic_skip]` leave one untouched; a `const fn`
+//!   stays `const` when it only builds values and becomes a plain fn when it computes; nested
+//!   `extern` items are errors (reported, left as written, the rest rewritten).
 
 use std::collections::HashMap;
 
