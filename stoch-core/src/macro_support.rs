@@ -52,6 +52,101 @@ pub const fn const_value_f64(x: &Sf64) -> f64 {
     crate::rounding::unlanes64(x.v)[0]
 }
 
+/// `From`, named through this crate so that the generated code resolves in every edition
+/// (`::core` is a crate-root path in the 2015 edition; `::stoch_core` needs `extern crate
+/// stoch_core;` there, as every dependency does).
+pub use core::convert::From;
+/// `std::f32::consts`, named through this crate (see [`From`]).
+pub use core::f32::consts as consts_f32;
+/// `std::f64::consts`, named through this crate (see [`From`]).
+pub use core::f64::consts as consts_f64;
+
+/// `plain!(expr)`: inside `#[stochastic]` code, `expr` is left exactly as written (its literals,
+/// `f64` types and casts stay plain), for the generic APIs of other crates that want plain
+/// floats: `rng.gen_range(plain!(-2.0..2.0))`, `libm::remquo(x.to_f64(), plain!(90.0))`,
+/// `plain!(0.5) * v` with a foreign vector type. Outside `#[stochastic]` code it is `expr`.
+#[macro_export]
+macro_rules! plain {
+    ($e:expr) => {
+        $e
+    };
+}
+
+/// A float constant named in rewritten code (`PI` after `use std::f64::consts::PI;`, which the
+/// macro cannot see when the `use` is outside the annotated item, or a user's own `PI` that is
+/// already stochastic): plain values become exact stochastic ones, stochastic ones stay.
+pub trait Promote: Copy {
+    /// The stochastic type.
+    type Output;
+    /// The exact stochastic value.
+    fn promote(self) -> Self::Output;
+}
+impl Promote for f32 {
+    type Output = Sf32;
+    #[inline]
+    fn promote(self) -> Sf32 {
+        Sf32::new(self)
+    }
+}
+impl Promote for f64 {
+    type Output = Sf64;
+    #[inline]
+    fn promote(self) -> Sf64 {
+        Sf64::new(self)
+    }
+}
+impl<T: StochFloat> Promote for Stochastic<T> {
+    type Output = Self;
+    #[inline]
+    fn promote(self) -> Self {
+        self
+    }
+}
+
+/// See [`Promote`].
+#[inline]
+pub fn promote<P: Promote>(x: P) -> P::Output {
+    x.promote()
+}
+
+/// A value that a constant initializer can read as a plain value: primitives as they are,
+/// stochastic constants as their (exact) value.
+#[diagnostic::on_unimplemented(
+    message = "`#[stochastic]` cannot read `{Self}` as a plain value in a constant initializer",
+    note = "a float constant's initializer is evaluated on plain floats; name other constants \
+            (plain or stochastic) and literals there"
+)]
+pub trait ConstPlain: Copy {
+    /// The plain type: `Self` for primitives, `T` for `Stochastic<T>`.
+    type Plain: Copy;
+}
+macro_rules! const_plain_prim {
+    ($($p:ty),*) => {$(impl ConstPlain for $p { type Plain = $p; })*};
+}
+const_plain_prim!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
+impl ConstPlain for Sf32 {
+    type Plain = f32;
+}
+impl ConstPlain for Sf64 {
+    type Plain = f64;
+}
+
+/// A constant named in a float constant's initializer, read as a plain value whether it was
+/// declared plain or under `#[stochastic]` (in another item, where the macro cannot see its
+/// type): `const FPMIN: f64 = f64::MIN_POSITIVE / EPS;`.
+#[must_use]
+pub const fn const_plain<C: ConstPlain>(x: C) -> C::Plain {
+    #[repr(C)]
+    union Bytes<A: Copy, B: Copy> {
+        from: A,
+        to: B,
+    }
+    // SAFETY: `Plain` is `Self` (same type) or, for `Stochastic<T>`, `T`, whose bytes are the
+    // first sample: `Stochastic` is `repr(C)` with the samples first, and a constant's samples
+    // are equal (exact). `Plain` is never larger than `Self`, so every byte read is initialized.
+    unsafe { Bytes::<C, C::Plain> { from: x }.to }
+}
+
 macro_rules! prim_to_stoch {
     ($($p:ty),*) => {$(
         impl StochCast<Sf64> for $p {

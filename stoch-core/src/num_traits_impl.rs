@@ -285,3 +285,87 @@ impl<T: StochFloat> FloatConst for Stochastic<T> {
         LOG2_10
     );
 }
+
+/// `FloatCore` (the `no_std` subset of `Float`), for generic code bounded by it (linreg's
+/// `F: FloatCore`): every method answers as the `Float` method of the same name.
+impl<T: StochFloat> num_traits::float::FloatCore for Stochastic<T> {
+    fn infinity() -> Self {
+        <Self as Float>::infinity()
+    }
+    fn neg_infinity() -> Self {
+        <Self as Float>::neg_infinity()
+    }
+    fn nan() -> Self {
+        <Self as Float>::nan()
+    }
+    fn neg_zero() -> Self {
+        <Self as Float>::neg_zero()
+    }
+    fn min_value() -> Self {
+        <Self as Float>::min_value()
+    }
+    fn min_positive_value() -> Self {
+        <Self as Float>::min_positive_value()
+    }
+    fn epsilon() -> Self {
+        <Self as Float>::epsilon()
+    }
+    fn max_value() -> Self {
+        <Self as Float>::max_value()
+    }
+    fn classify(self) -> FpCategory {
+        <Self as Float>::classify(self)
+    }
+    fn to_degrees(self) -> Self {
+        <Self as Float>::to_degrees(self)
+    }
+    fn to_radians(self) -> Self {
+        <Self as Float>::to_radians(self)
+    }
+    fn integer_decode(self) -> (u64, i16, i8) {
+        <Self as Float>::integer_decode(self)
+    }
+    #[track_caller]
+    fn floor(self) -> Self {
+        <Self as Float>::floor(self)
+    }
+    #[track_caller]
+    fn ceil(self) -> Self {
+        <Self as Float>::ceil(self)
+    }
+    #[track_caller]
+    fn round(self) -> Self {
+        <Self as Float>::round(self)
+    }
+    #[track_caller]
+    fn trunc(self) -> Self {
+        <Self as Float>::trunc(self)
+    }
+    #[track_caller]
+    fn fract(self) -> Self {
+        <Self as Float>::fract(self)
+    }
+    fn abs(self) -> Self {
+        <Self as Float>::abs(self)
+    }
+    fn signum(self) -> Self {
+        <Self as Float>::signum(self)
+    }
+    #[track_caller]
+    fn recip(self) -> Self {
+        <Self as Float>::recip(self)
+    }
+    #[track_caller]
+    fn powi(self, n: i32) -> Self {
+        <Self as Float>::powi(self, n)
+    }
+    fn is_nan(self) -> bool {
+        <Self as Float>::is_nan(self)
+    }
+    fn is_infinite(self) -> bool {
+        <Self as Float>::is_infinite(self)
+    }
+    fn is_finite(self) -> bool {
+        <Self as Float>::is_finite(self)
+    }
+}

@@ -1355,6 +1355,59 @@ macro_rules! scalar_ops {
 }
 scalar_ops!(f32, f64);
 
+/// The remaining reference mixes that std has for `f64` (`&f64 + f64`, `&f64 + &f64`, ...):
+/// `&Stochastic<T> op T`, `&Stochastic<T> op &T`, `&T op Stochastic<T>`, `&T op &Stochastic<T>`,
+/// and `Rem` with a reference, so that `x + 1.0` with `x: &f64` from an iterator keeps
+/// compiling under `#[stochastic]`. Each forwards to the by-value form.
+macro_rules! scalar_ref_ops {
+    ($($t:ty),*) => {$(scalar_ref_ops!(@ $t; Add::add, Sub::sub, Mul::mul, Div::div, Rem::rem);)*};
+    (@ $t:ty; $($imp:ident::$m:ident),*) => {$(
+        impl $imp<$t> for &Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: $t) -> Self::Output { $imp::$m(*self, rhs) }
+        }
+        impl $imp<&$t> for &Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: &$t) -> Self::Output { $imp::$m(*self, *rhs) }
+        }
+        impl $imp<Stochastic<$t>> for &$t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: Stochastic<$t>) -> Self::Output { $imp::$m(*self, rhs) }
+        }
+        impl $imp<&Stochastic<$t>> for &$t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: &Stochastic<$t>) -> Self::Output { $imp::$m(*self, *rhs) }
+        }
+    )*};
+}
+scalar_ref_ops!(f32, f64);
+
+macro_rules! scalar_rem_ref {
+    ($($t:ty),*) => {$(
+        impl Rem<&$t> for Stochastic<$t> {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn rem(self, rhs: &$t) -> Self::Output { self % *rhs }
+        }
+        impl Rem<&Stochastic<$t>> for $t {
+            type Output = Stochastic<$t>;
+            #[track_caller]
+            #[inline]
+            fn rem(self, rhs: &Stochastic<$t>) -> Self::Output { self % *rhs }
+        }
+    )*};
+}
+scalar_rem_ref!(f32, f64);
+
 /// Site attribution: `Iterator::sum` and `Iterator::product` in the standard library are not
 /// `#[track_caller]`, so an instability inside them is reported at the standard library's
 /// `iterator.rs`, not at the user's call. Write the loop (or `fold(.., |a, x| a + x)`) where the
@@ -1856,5 +1909,76 @@ mod tests {
         let seed = test_seed(0x0015_0e5e);
         check::<f64>(seed);
         check::<f32>(seed);
+    }
+
+    /// Every reference/plain mix that std has for `f64` (`&x + 1.0` with `x` from an iterator)
+    /// exists and gives the by-value result (exact operands, so each form is exact here).
+    #[test]
+    #[allow(clippy::op_ref)] // the reference forms are what is tested
+    fn reference_and_plain_mixes() {
+        let x = Stochastic::<f64>::from_samples([1.5, 1.5, 1.5]);
+        let y = 0.5_f64;
+        let (rx, ry) = (&x, &y);
+        let all = [
+            rx + y,
+            rx - y,
+            rx * y,
+            rx / y,
+            rx % y,
+            rx + ry,
+            rx - ry,
+            rx * ry,
+            rx / ry,
+            rx % ry,
+            ry + x,
+            ry - x,
+            ry * x,
+            ry / x,
+            ry % x,
+            ry + rx,
+            ry - rx,
+            ry * rx,
+            ry / rx,
+            ry % rx,
+            x % ry,
+            y % rx,
+        ];
+        let want = [
+            2.0,
+            1.0,
+            0.75,
+            3.0,
+            0.0,
+            2.0,
+            1.0,
+            0.75,
+            3.0,
+            0.0,
+            2.0,
+            -1.0,
+            0.75,
+            1.0 / 3.0,
+            0.5,
+            2.0,
+            -1.0,
+            0.75,
+            1.0 / 3.0,
+            0.5,
+            0.0,
+            0.5,
+        ];
+        for (i, (got, want)) in all.iter().zip(want).enumerate() {
+            let s = got.samples();
+            // 1/3 is rounded up or down at random: within one ulp.
+            assert!(
+                s.iter()
+                    .all(|v| (v - want).abs() <= want.abs() * f64::EPSILON),
+                "form {i}: {s:?} instead of {want}"
+            );
+        }
+        let v = [1.0_f32, 2.0];
+        let z = Stochastic::<f32>::from_samples([3.0; 3]);
+        let sum: Vec<Stochastic<f32>> = v.iter().map(|a| &z * a + a).collect();
+        assert_eq!(sum[1].samples(), [8.0; 3]);
     }
 }

@@ -1,5 +1,5 @@
 //! The attribute's arguments: `#[stochastic]`, `#[stochastic(report = false)]`,
-//! `#[stochastic(skip)]`.
+//! `#[stochastic(skip)]`, `#[stochastic(track_caller)]`.
 
 use proc_macro2::TokenStream;
 use syn::ext::IdentExt;
@@ -19,6 +19,10 @@ pub(crate) struct Args {
     /// `plain = name`: also emit the item as written, renamed `name` (a fn or an inline mod),
     /// to compare IEEE and stochastic results. Keeps the `plain` keyword for error spans.
     pub(crate) plain: Option<(Ident, Ident)>,
+    /// `track_caller`: mark the item's small fns (one statement or expression) and methods
+    /// `#[track_caller]`, so that an instability inside such a helper is reported at the line
+    /// that called it.
+    pub(crate) track_caller: Option<Ident>,
 }
 
 impl Args {
@@ -72,6 +76,12 @@ impl Parse for Args {
                     };
                     args.plain = Some((key, name));
                 }
+                "track_caller" => {
+                    if args.track_caller.is_some() {
+                        bail!(key, "duplicate `track_caller` argument");
+                    }
+                    args.track_caller = Some(key);
+                }
                 "skip" => {
                     if args.skip.is_some() {
                         bail!(key, "duplicate `skip` argument");
@@ -81,7 +91,7 @@ impl Parse for Args {
                 _ => bail!(
                     key,
                     "unknown argument `{}`; #[stochastic] accepts `report = false` (on `fn main`), \
-                     `plain = name` and `skip`",
+                     `plain = name`, `track_caller` and `skip`",
                     key
                 ),
             }
@@ -132,6 +142,17 @@ mod tests {
         assert_eq!(
             msg(quote!(plain = a, plain = b)),
             "duplicate `plain` argument"
+        );
+    }
+
+    #[test]
+    fn track_caller() {
+        assert!(parse(quote!(track_caller)).unwrap().track_caller.is_some());
+        assert_eq!(
+            parse(quote!(track_caller, track_caller))
+                .unwrap_err()
+                .to_string(),
+            "duplicate `track_caller` argument"
         );
     }
 

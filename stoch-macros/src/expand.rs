@@ -49,13 +49,28 @@ pub(crate) fn stochastic(args: TokenStream, item: TokenStream) -> TokenStream {
 
 fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let args = Args::parse_tokens(args)?;
-    let mut item: Item = syn::parse2(item)?;
+    let mut item: Item = match syn::parse2(item.clone()) {
+        Ok(item) => item,
+        // Bare trait objects of older editions (`&Fn(f64) -> f64`) do not parse with syn;
+        // `dyn` is what they mean.
+        Err(err) => syn::parse2(add_dyn(item)).map_err(|_| {
+            syn::Error::new(
+                err.span(),
+                format!(
+                    "#[stochastic] cannot parse this item ({err}); the item is left as written"
+                ),
+            )
+        })?,
+    };
     if args.skip.is_some() {
         if let Some((_, key)) = &args.report {
             bail!(key, "`report` has no effect together with `skip`");
         }
         if let Some((key, _)) = &args.plain {
             bail!(key, "`plain` has no effect together with `skip`");
+        }
+        if let Some(key) = &args.track_caller {
+            bail!(key, "`track_caller` has no effect together with `skip`");
         }
         strip_markers(&mut item, false);
         return Ok(item.into_token_stream());
@@ -82,8 +97,14 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     errors.into_result()?;
 
     let mut rewrite = Rewrite::new(&item);
+    rewrite.track_caller = args.track_caller.is_some();
     rewrite.visit_item_mut(&mut item);
-    rewrite.errors.into_result()?;
+    // A nested construct the rewrite cannot handle is reported and left as written; the rest
+    // of the item is rewritten, so that the error is the only one the user sees.
+    let mut out = match rewrite.errors.into_result() {
+        Ok(()) => TokenStream::new(),
+        Err(err) => err.into_compile_error(),
+    };
 
     if let (Item::Fn(main), true) = (&mut item, is_main) {
         let report = args.report.is_none_or(|(value, _)| value);
@@ -93,12 +114,65 @@ fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
         })?;
         main.block.stmts.insert(0, prologue);
     }
-    let mut out = item.into_token_stream();
+    item.to_tokens(&mut out);
     plain.to_tokens(&mut out);
     Ok(out)
 }
 
-/// `plain = name`: the item as written, renamed, with every nested `#[stochastic..]` removed.
+/// `&Fn(f64) -> f64`, `Box<FnMut(f64)>`: `dyn` inserted before `Fn`/`FnMut`/`FnOnce` with
+/// parenthesized arguments where a type starts after `&`, `&mut`, `&'a` or `<`.
+fn add_dyn(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let mut out: Vec<TokenTree> = Vec::new();
+    let mut iter = tokens.into_iter().peekable();
+    while let Some(tt) = iter.next() {
+        match tt {
+            TokenTree::Group(g) => {
+                let mut new = Group::new(g.delimiter(), add_dyn(g.stream()));
+                new.set_span(g.span());
+                out.push(TokenTree::Group(new));
+            }
+            TokenTree::Ident(i)
+                if (i == "Fn" || i == "FnMut" || i == "FnOnce")
+                    && matches!(iter.peek(), Some(TokenTree::Group(g))
+                        if g.delimiter() == proc_macro2::Delimiter::Parenthesis)
+                    && type_starts_here(&out) =>
+            {
+                out.push(TokenTree::Ident(Ident::new("dyn", i.span())));
+                out.push(TokenTree::Ident(i));
+            }
+            tt => out.push(tt),
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// After `&`, `&mut`, `&'a`, `&'a mut` or `<`.
+fn type_starts_here(before: &[proc_macro2::TokenTree]) -> bool {
+    use proc_macro2::TokenTree;
+    let is_amp =
+        |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == '&');
+    let n = before.len();
+    match before.last() {
+        Some(TokenTree::Punct(p)) => p.as_char() == '&' || p.as_char() == '<',
+        Some(TokenTree::Ident(i)) if i == "mut" => {
+            is_amp(n.checked_sub(2).and_then(|k| before.get(k)))
+                || n >= 4
+                    && matches!(&before[n - 3], TokenTree::Ident(_))
+                    && matches!(&before[n - 4], TokenTree::Punct(p) if p.as_char() == '\'')
+                    && is_amp(n.checked_sub(5).and_then(|k| before.get(k)))
+        }
+        // `&'a Fn(..)`: a lifetime is a `'` punct and an ident.
+        Some(TokenTree::Ident(_)) => {
+            n >= 3
+                && matches!(&before[n - 2], TokenTree::Punct(p) if p.as_char() == '\'')
+                && is_amp(before.get(n - 3))
+        }
+        _ => false,
+    }
+}
+
+/// `plain = name`: the item as written, with every nested `#[stochastic..]` removed.
 fn plain_copy(item: &Item, key: &Ident, name: &Ident) -> syn::Result<Item> {
     let mut copy = item.clone();
     match &mut copy {
@@ -127,8 +201,12 @@ fn validate(item: &Item, errors: &mut Errors) {
     };
     match item {
         Item::Fn(f) => {
+            // A `const fn` (Rust ABI) is rewritten: kept `const` when it only builds values,
+            // made a plain fn when it computes.
             if let Some(err) = fn_misuse(&f.sig, false) {
-                errors.push(err);
+                if f.sig.abi.is_some() {
+                    errors.push(err);
+                }
             }
         }
         Item::ForeignMod(m) => errors.push(foreign_mod_error(&m.abi)),
@@ -143,7 +221,9 @@ fn validate(item: &Item, errors: &mut Errors) {
         )),
         Item::Use(u) => errors.push(unsupported("a `use` declaration", u)),
         Item::ExternCrate(e) => errors.push(unsupported("an `extern crate` item", e)),
-        Item::Macro(m) => errors.push(unsupported("a macro item", &m.mac.path)),
+        Item::Macro(m) if !m.mac.path.is_ident("macro_rules") => {
+            errors.push(unsupported("a macro item", &m.mac.path));
+        }
         Item::TraitAlias(t) => errors.push(unsupported("a trait alias", t)),
         Item::Verbatim(v) => errors.push(unsupported("this item", v)),
         _ => {}
@@ -198,13 +278,12 @@ mod tests {
         quote!(::stoch_core::Stochastic<#k>)
     }
     fn lit(x: TokenStream) -> TokenStream {
-        let e: syn::Expr =
-            syn::parse_quote!(<::stoch_core::Stochastic<_> as ::core::convert::From<_>>::from(#x));
+        let e: syn::Expr = syn::parse_quote!(<::stoch_core::Stochastic<_> as ::stoch_core::__private::From<_>>::from(#x));
         e.into_token_stream()
     }
     fn lit_k(k: &str, x: TokenStream) -> TokenStream {
         let k = Ident::new(k, Span::call_site());
-        let e: syn::Expr = syn::parse_quote!(<::stoch_core::Stochastic<#k> as ::core::convert::From<#k>>::from(#x));
+        let e: syn::Expr = syn::parse_quote!(<::stoch_core::Stochastic<#k> as ::stoch_core::__private::From<#k>>::from(#x));
         e.into_token_stream()
     }
     fn cast(target: TokenStream, x: TokenStream) -> TokenStream {
@@ -312,8 +391,8 @@ mod tests {
         let d = s("f64");
         let sqrt = quote!(::stoch_core::Stochastic::<f64>::sqrt(x));
         let max = quote!(::stoch_core::Stochastic::<f32>::max(a, b));
-        let pi = lit_k("f64", quote!(::core::f64::consts::PI));
-        let e = lit_k("f32", quote!(::core::f32::consts::E));
+        let pi = lit_k("f64", quote!(::stoch_core::__private::consts_f64::PI));
+        let e = lit_k("f32", quote!(::stoch_core::__private::consts_f32::E));
         let eps = quote!(::stoch_core::Stochastic::<f64>::EPSILON);
         let inf = quote!(::stoch_core::Stochastic::<f64>::NEG_INFINITY);
         let from = quote!(::stoch_core::__private::cast::<#d, _>);
@@ -348,6 +427,100 @@ mod tests {
             quote!(),
             quote! { fn f() -> [f64; N * 2] { let a = [0.0; { N * 2 }]; g::<{ 3 }>(); a } },
             quote! { fn f() -> [#d; N * 2] { let a = [#z; { N * 2 }]; g::<{ 3 }>(); a } },
+        );
+    }
+
+    #[test]
+    fn track_caller_on_small_fns() {
+        let d = s("f64");
+        let out = stochastic(
+            quote!(track_caller),
+            quote! { mod m {
+                trait Abs { fn abs2(self) -> Self; fn twice(self) -> Self where Self: Sized { self } }
+                impl Abs for f64 { fn abs2(self) -> Self { self.abs() } }
+                fn long(x: f64) -> f64 { let y = x * x; y - x }
+                #[track_caller] fn marked(x: f64) -> f64 { x }
+                fn main() { }
+            } },
+        );
+        let expected = quote! { mod m {
+            trait Abs { fn abs2(self) -> Self; #[track_caller] fn twice(self) -> Self where Self: Sized { self } }
+            impl Abs for #d { #[track_caller] fn abs2(self) -> Self { self.abs() } }
+            fn long(x: #d) -> #d { let y = x * x; y - x }
+            #[track_caller] fn marked(x: #d) -> #d { x }
+            fn main() { }
+        } };
+        assert_eq!(out.to_string(), normalize(expected));
+        check_err(
+            quote!(),
+            quote! { mod m { #[stochastic(track_caller)] fn f() {} } },
+            "`track_caller` applies to the whole item",
+        );
+    }
+
+    #[test]
+    fn bare_trait_objects_parse() {
+        let d = s("f64");
+        check(
+            quote!(),
+            quote! { fn f(g: &Fn(&Vec<f64>) -> f64) { let h: Box<Fn(f64) -> f64> = Box::new(|x| x); } },
+            quote! { fn f(g: &dyn Fn(&Vec<#d>) -> #d) { let h: Box<dyn Fn(#d) -> #d> = Box::new(|x| x); } },
+        );
+    }
+
+    #[test]
+    fn real_code_forms() {
+        let (d, f) = (s("f64"), s("f32"));
+        let zero = lit_k("f64", quote!(0f64));
+        let big = lit_k("f32", quote!(10_000f32));
+        let pi = quote!(::stoch_core::__private::promote(PI));
+        let cpi = quote!(::stoch_core::__private::promote(consts::PI));
+        let zero2 = lit_k("f64", quote!(2f64));
+        let (one_five, two_five) = (lit(quote!(1.5)), lit(quote!(2.5)));
+        check(
+            quote!(),
+            quote! { fn f(v: &mut Vec<f64>, a: &mut [[f64; 2]; 2], k: usize) {
+                let z = [0f64; 2]; let w = vec![10_000f32];
+                v[1] += v[0];
+                a[k][1] -= a[0][1] * 2f64;
+                let t = PI * consts::PI;
+                let p = stoch_core::plain!(0.5 * 2.0);
+                let q = array![[1.5, 2.5]];
+            } },
+            quote! { fn f(v: &mut Vec<#d>, a: &mut [[#d; 2]; 2], k: usize) {
+                let z = [#zero; 2]; let w = vec![#big];
+                { let __stoch_rhs = v[0]; v[1] += __stoch_rhs; };
+                { let __stoch_rhs = a[0][1] * #zero2; a[k][1] -= __stoch_rhs; };
+                let t = #pi * #cpi;
+                let p = stoch_core::plain!(0.5 * 2.0);
+                let q = array![[#one_five, #two_five]];
+            } },
+        );
+        let _ = f;
+    }
+
+    #[test]
+    fn constants_of_other_items_and_aliases() {
+        let d = s("f64");
+        check(
+            quote!(),
+            quote! { mod m {
+                const FPMIN: f64 = f64::MIN_POSITIVE / EPS;
+                const B: [f64; 2] = [Self::C[1], 0.5];
+                const PI2: R = std::f64::consts::PI * 2.0;
+                const L: f64 = NAME.len() as f64;
+                fn g(n: i32) -> R { n as R }
+            } },
+            quote! { mod m {
+                const FPMIN: #d = ::stoch_core::__private::const_f64(
+                    f64::MIN_POSITIVE / ::stoch_core::__private::const_plain(EPS));
+                const B: [#d; 2] = [
+                    ::stoch_core::__private::const_f64(::stoch_core::__private::const_plain(Self::C[1])),
+                    ::stoch_core::__private::const_f64(0.5)];
+                const PI2: R = ::stoch_core::__private::const_f64(std::f64::consts::PI * 2.0);
+                const L: #d = ::stoch_core::__private::const_f64(NAME.len() as f64);
+                fn g(n: i32) -> R { ::stoch_core::__private::cast::<R, _>(n) }
+            } },
         );
     }
 
@@ -565,24 +738,26 @@ mod tests {
 
     #[test]
     fn plain_twin_survives_an_error() {
-        // An error in the item: the error, the item as written, and the twin `ieee`.
+        // An error in the item: the error, the rest of the item rewritten (the construct in
+        // error as written), and the twin `ieee`.
+        let d = s("f64");
         let out = check_err(
             quote!(plain = ieee),
-            quote! { mod num { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} } },
-            "cannot rewrite the nested `const fn a`",
+            quote! { mod num { extern "C" fn a(x: f64) -> f64 { x * x } fn b(x: f64) {} } },
+            "cannot rewrite the nested `extern` fn `a`",
         );
         let rest = quote! {
-            mod num { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} }
-            mod ieee { const fn a(x: f64) -> f64 { x } fn b(x: f64) {} }
+            mod num { extern "C" fn a(x: f64) -> f64 { x * x } fn b(x: #d) {} }
+            mod ieee { extern "C" fn a(x: f64) -> f64 { x * x } fn b(x: f64) {} }
         };
         assert!(out.ends_with(&rest.to_string()), "{out}");
         assert_eq!(out.matches("compile_error").count(), 1, "{out}");
         let out = check_err(
             quote!(plain = twin),
-            quote! { const fn f(x: f64) -> f64 { x } },
-            "const fn",
+            quote! { extern "C" fn f(x: f64) -> f64 { -x } },
+            "`extern` fn",
         );
-        assert!(out.ends_with(&quote! { const fn twin(x: f64) -> f64 { x } }.to_string()));
+        assert!(out.ends_with(&quote! { extern "C" fn twin(x: f64) -> f64 { -x } }.to_string()));
         // `plain` with `skip` is an error, but the twin still resolves.
         let out = check_err(quote!(plain = x, skip), quote! { fn f() {} }, "no effect");
         assert!(
@@ -717,13 +892,81 @@ mod tests {
     }
 
     #[test]
-    fn const_fn_is_an_error_with_item_unchanged() {
+    fn computing_const_fn_becomes_a_plain_fn() {
+        let d = s("f64");
+        let one = lit(quote!(1.0));
+        check(
+            quote!(),
+            quote! { const fn f(x: f64) -> f64 { x + 1.0 } },
+            quote! { fn f(x: #d) -> #d { x + #one } },
+        );
+        check(
+            quote!(),
+            quote! { impl P { pub const fn g(x: f64) -> f64 { -x } } },
+            quote! { impl P { pub fn g(x: #d) -> #d { -x } } },
+        );
+        // Foreign ABIs stay errors.
         let out = check_err(
             quote!(),
-            quote! { const fn f(x: f64) -> f64 { x } },
+            quote! { const extern "C" fn f(x: f64) -> f64 { x } },
             "cannot be applied to a `const fn`",
         );
-        assert!(out.ends_with("const fn f (x : f64) -> f64 { x }"), "{out}");
+        assert!(
+            out.ends_with("const extern \"C\" fn f (x : f64) -> f64 { x }"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn macro_rules_transcribers() {
+        let d = s("f64");
+        let z = lit(quote!(0.0));
+        let c = cast(d.clone(), quote!(i + 1));
+        let two = lit(quote!(2.0));
+        // The transcriber parses once `$N` stands for an identifier: rewritten, `$N` restored;
+        // a repetition's body is rewritten on its own, its separator and operator kept.
+        let out = stochastic(
+            quote!(),
+            quote! { mod m {
+                macro_rules! deriv {
+                    ($N:literal, $M:literal) => {
+                        impl Poly<$N> {
+                            fn d(&self, r: f64) -> [f64; $M] { let a = [0.0; $M]; (i + 1) as f64; a }
+                        }
+                    };
+                }
+                macro_rules! many { ($($x:expr),*) => { [$($x * 2.0),*] }; }
+            } },
+        );
+        let expected = quote! { mod m {
+            macro_rules! deriv {
+                ($N:literal, $M:literal) => {
+                    impl Poly<$N> {
+                        fn d(&self, r: #d) -> [#d; $M] { let a = [#z; $M]; #c; a }
+                    }
+                };
+            }
+            macro_rules! many { ($($x:expr),*) => { [$($x * #two),*] }; }
+        } };
+        assert_eq!(out.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn const_fn_that_only_builds_values_is_rewritten() {
+        let d = s("f64");
+        check(
+            quote!(),
+            quote! { mod m {
+                struct P(f64, f64);
+                impl P { pub const fn new(a: f64) -> Self { P(a, -1.0) } }
+            } },
+            quote! { mod m {
+                struct P(#d, #d);
+                impl P { pub const fn new(a: #d) -> Self {
+                    P(a, ::stoch_core::__private::const_f64(-1.0))
+                } }
+            } },
+        );
     }
 
     #[test]
@@ -740,11 +983,7 @@ mod tests {
         );
         check_err(quote!(), quote! { mod m; }, "cannot see into `mod m;`");
         check_err(quote!(), quote! { use std::f64; }, "`use` declaration");
-        check_err(
-            quote!(),
-            quote! { macro_rules! m { () => {} } },
-            "macro item",
-        );
+        check_err(quote!(), quote! { m! { x } }, "macro item");
         check_err(
             quote!(report = false),
             quote! { fn f() {} },
@@ -769,18 +1008,26 @@ mod tests {
         let out = check_err(
             quote!(),
             quote! { mod m {
-                const fn a(x: f64) -> f64 { x }
+                const fn a(x: f64) -> f64 { x / 2.0 }
+                const extern "C" fn z() {}
                 extern "C" fn b() {}
                 extern "C" { fn c(); }
                 fn d() { #[stochastic(report = false)] fn e() {} }
             } },
-            "nested `const fn a`",
+            "nested `const fn z`",
         );
         assert!(out.contains("nested `extern` fn `b`"), "{out}");
         assert!(out.contains("`extern` block"), "{out}");
         assert!(out.contains("applies only to `fn main`"), "{out}");
-        // Fallback output: the item as written, marker attributes removed.
+        // The rest of the item rewritten (no cascade of type errors), marker attributes
+        // removed, each construct in error as written.
         assert!(out.contains("fn d () { fn e () { } }"), "{out}");
+        assert!(out.contains("const extern \"C\" fn z () { }"), "{out}");
+        assert!(
+            out.contains("fn a (x : :: stoch_core :: Stochastic < f64 >)"),
+            "{out}"
+        );
+        assert_eq!(out.matches("compile_error").count(), 4, "{out}");
     }
 
     #[test]

@@ -47,7 +47,8 @@ use proc_macro::TokenStream;
 ///   tuples, `fn` pointer and `dyn Fn` types, turbofish (`parse::<f64>()`, `sum::<f64>()`),
 ///   `Self` types of impls, struct fields, nested fns and items. Array lengths and const generic
 ///   arguments are integer constants and are left alone.
-/// - **Float literals** (everywhere but in patterns):
+/// - **Float literals** (everywhere but in patterns; `0f64` and `10_000f32` are float literals
+///   too):
 ///   - a suffixed literal has its type: `1.5f32` becomes
 ///     `<Stochastic<f32> as From<f32>>::from(1.5f32)`;
 ///   - an unsuffixed literal `0.5` becomes `<Stochastic<_> as From<_>>::from(0.5)`. The macro
@@ -69,7 +70,13 @@ use proc_macro::TokenStream;
 ///   `Stochastic::<f64>::name`; `f64::EPSILON`, `MAX`, `MIN`, `MIN_POSITIVE`, `INFINITY`,
 ///   `NEG_INFINITY`, `NAN` become the `Stochastic::<f64>` constants; `std::f64::consts::PI` (or
 ///   `core::`) becomes an exact stochastic constant; `f64::from` becomes the cast above.
-///   Integer constants such as `f64::DIGITS` or `f64::MANTISSA_DIGITS` are left alone.
+///   Integer constants such as `f64::DIGITS` or `f64::MANTISSA_DIGITS` are left alone. A std
+///   constant named without its type (`PI` after `use std::f64::consts::PI;`, `consts::PI`
+///   after `use std::f64::consts;`, where the `use` may be outside the item) becomes
+///   `__private::promote(PI)`: exact and stochastic whether `PI` is std's or the user's own.
+/// - **Compound assignment** on a place other than a local variable (`v[1] += v[0]`,
+///   `a[k][j] -= a[r][j] * m`) evaluates the right side into a temporary first, as `op=` does
+///   for `f64` (the trait call would borrow the place before evaluating the right side).
 /// - **Constants.** A `const`/`static` of float type (and arrays, slices, tuples, references
 ///   of floats) keeps a plain constant initializer, wrapped by a `const fn`:
 ///   `const DT: f64 = 1.0 / 64.0;` becomes `const DT: Stochastic<f64> =
@@ -78,11 +85,31 @@ use proc_macro::TokenStream;
 ///   (`const ORIGIN: Point = Point { x: 0.0, y: 0.0 };`, or `Point(0.0, 0.0)`) has its float
 ///   fields wrapped the same way when the struct is declared in the same item (the field types
 ///   are known) or is the self type of the impl being rewritten (the float-valued fields then
-///   take the only float type the item names, `f64` if it names both or none).
-/// - **Macros.** The arguments of `vec!`, `println!`/`print!`/`eprintln!`/`eprint!`,
-///   `format!`/`format_args!`, `write!`/`writeln!`, `panic!`, `assert!`/`assert_eq!`/
-///   `assert_ne!` (and `debug_` forms), `dbg!`, `unreachable!`, `todo!` are rewritten. Other
-///   macro invocations are left as written.
+///   take the only float type the item names, `f64` if it names both or none). A constant of
+///   another item named in an initializer (`const FPMIN: f64 = f64::MIN_POSITIVE / EPS;`,
+///   `[Self::C[1], 0.0]`) is read as a plain value by `__private::const_plain`, whether that
+///   constant is plain or was rewritten by its own attribute; a constant of an alias type
+///   declared elsewhere (`const PI: R = ...;`) is wrapped like an `f64` one.
+/// - **`const fn`** that only moves and builds values (`const fn new(x: f64) -> Self { P(x) }`)
+///   is rewritten and stays `const`, its literals built by `const fn`s; one that computes
+///   becomes a plain fn (stochastic arithmetic does not run in const evaluation), so that a
+///   call in a constant initializer is reported by rustc at that call.
+/// - **`macro_rules!`** (annotated, or inside an annotated item): each transcriber that parses
+///   as items, statements or an expression once `$name` stands for an identifier and each
+///   repetition `$(..)*` for a macro call is rewritten (a repetition's body on its own); one
+///   that does not parse so is left as written. A type passed in as an argument
+///   (`impls!(f64)` expanding `x as $t`) is not seen.
+/// - **Macros.** The arguments of every macro invocation whose arguments parse as
+///   comma-separated expressions (or `elem; len`) are rewritten: `vec!`, `println!`, `format!`,
+///   `assert_eq!`, ndarray's `array!`, the crate's own. Left as written, because their arguments
+///   are patterns, tokens or compile-time text: `matches!` (and `assert_matches!`), `concat!`,
+///   `stringify!`, `include*!`, `env!`/`option_env!`, `cfg!`, `line!`/`column!`/`file!`/
+///   `module_path!`, `compile_error!`, `asm!`, `quote!`/`parse_quote!`, `thread_local!`,
+///   `lazy_static!`, and `stoch_core::plain!`.
+/// - **`stoch_core::plain!(expr)`** keeps `expr` exactly as written, for what must stay plain:
+///   the arguments of another crate's generic API (`rng.gen_range(plain!(-2.0..2.0))`), a plain
+///   `fn(f64) -> f64` of another crate, a foreign vector type with a scalar on the left.
+/// - **Bare trait objects** of older editions (`&Fn(f64) -> f64`) are read as `dyn`.
 /// - **`fn main`**: the body starts with `let guard =
 ///   ::stoch_core::__private::main_prologue(report);`, which reads the configuration from the
 ///   environment (a bad value is reported at once) and prints the instability report once when
@@ -121,17 +148,27 @@ use proc_macro::TokenStream;
 ///   ```
 ///   A plain fn that calls other rewritten fns would get stochastic results back: put the
 ///   family of functions in a mod and copy the mod.
+/// - `#[stochastic(track_caller)]`: every small fn of the item (a body of one statement or
+///   expression: one-line helpers, operator impls of the user's vector types, trait methods)
+///   is marked `#[track_caller]`, so that an instability inside it is reported at the line that
+///   called it (the algorithm's line) instead of the helper's. Larger fns keep their own sites.
 /// - `#[stochastic(skip)]` or `#[stochastic_skip]` on an item nested inside a rewritten item
 ///   (fn, impl, mod, method, const, struct, ...) or on a `let` statement: left exactly as
 ///   written.
 ///
+/// A `#[macro_export] macro_rules!` stays outside the annotated items: rustc does not let a
+/// crate name a macro that another macro (here, the attribute) produced with
+/// `#[macro_export]` by path (`use crate::name;`, `$crate::name!`); leave such a macro
+/// unannotated and annotate the items it is used in.
+///
 /// # Errors
 ///
-/// A spanned compile error, followed by the item as written (so no cascade of secondary
-/// errors), for: `const fn` (stochastic arithmetic does not run in const evaluation), `extern`
-/// fns and blocks (foreign ABIs take plain floats), `mod m;` declarations (the macro cannot see
-/// their file), `use`/`extern crate`/macro items, unknown or duplicate arguments, `report` on
-/// anything but `main`, and constant initializers it cannot rewrite.
+/// A spanned compile error for: `extern` fns and blocks (foreign ABIs take plain floats), `mod m;`
+/// declarations (the macro cannot see their file), `use`/`extern crate`/macro invocation items,
+/// unknown or duplicate arguments, `report` on anything but `main`, constant initializers it
+/// cannot rewrite, and items it cannot parse. A construct nested in the item is left as
+/// written and the rest of the item is rewritten, so that the error is the only one; an error
+/// on the item itself leaves the item as written.
 #[proc_macro_attribute]
 pub fn stochastic(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::stochastic(args.into(), input.into()).into()

@@ -6,8 +6,8 @@
 //! - types: `f32`/`f64` become `::stoch_core::Stochastic<f32>`/`<f64>` everywhere a type appears,
 //!   except array lengths and const generic arguments (those are integer constant expressions);
 //! - float literals (outside patterns): `1.5f32` becomes
-//!   `<::stoch_core::Stochastic<f32> as ::core::convert::From<f32>>::from(1.5f32)`, an unsuffixed
-//!   `0.5` becomes `<::stoch_core::Stochastic<_> as ::core::convert::From<_>>::from(0.5)` whose
+//!   `<::stoch_core::Stochastic<f32> as ::stoch_core::__private::From<f32>>::from(1.5f32)`, an unsuffixed
+//!   `0.5` becomes `<::stoch_core::Stochastic<_> as ::stoch_core::__private::From<_>>::from(0.5)` whose
 //!   two `_` are found by the same inference (and the same fallback to `f64`) that would have
 //!   typed the literal;
 //! - casts to a float type become `::stoch_core::__private::cast::<Stochastic<T>, _>(e)`, and
@@ -19,9 +19,15 @@
 //!   constant expression and each float value in it is wrapped by a `const fn`;
 //! - the arguments of calls into stoch-core (`Sf64::with_relative_error(1.0, 1e-3)`) are left
 //!   as written: they are plain values;
-//! - the arguments of `vec!`, `println!`, `format!`, `write!`, `assert!`-style macros;
-//! - nested items: `#[stochastic(skip)]`/`#[stochastic_skip]` leave one untouched, nested
-//!   `const fn` and `extern` items are errors.
+//! - the arguments of every macro whose arguments parse as expressions (not `matches!`,
+//!   `stringify!`, `plain!`, ... see [`NON_EXPR_MACROS`]), and `macro_rules!` transcribers that
+//!   parse once their metavariables and repetitions stand for placeholders;
+//! - compound assignment on a place other than a local: the right side into a temporary first;
+//! - std constants named without their type (`PI`, `consts::PI`) through `__private::promote`;
+//!   constants of other items in constant initializers through `__private::const_plain`;
+//! - nested items: `#[stochastic(skip)]`/`#[stochastic_skip]` leave one untouched; a `const fn`
+//!   stays `const` when it only builds values and becomes a plain fn when it computes; nested
+//!   `extern` items are errors (reported, left as written, the rest rewritten).
 
 use std::collections::HashMap;
 
@@ -224,6 +230,13 @@ fn take_markers(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> bool {
                             "`report` applies only to `fn main` under its own #[stochastic]"
                         ));
                     }
+                    if let Some(key) = args.track_caller {
+                        errors.push(format_err!(
+                            key,
+                            "`track_caller` applies to the whole item: write it on the outer \
+                             #[stochastic]"
+                        ));
+                    }
                 }
                 Err(err) => errors.push(err),
             },
@@ -325,6 +338,11 @@ pub(crate) struct Rewrite {
     dominant: FloatKind,
     /// The self type of the impl being rewritten, by its last name.
     self_ty: Option<String>,
+    /// Inside a `const fn` that only moves and builds values (see [`const_fn_ok`]): literals
+    /// become `const fn` calls.
+    in_const_fn: bool,
+    /// `#[stochastic(track_caller)]`: small fns get `#[track_caller]`.
+    pub(crate) track_caller: bool,
 }
 
 impl Rewrite {
@@ -401,6 +419,13 @@ impl Rewrite {
                     _ => {}
                 }
             }
+            fn visit_lit_int(&mut self, lit: &syn::LitInt) {
+                match lit.suffix() {
+                    "f32" => self.0 = true,
+                    "f64" => self.1 = true,
+                    _ => {}
+                }
+            }
         }
         let mut kinds = Kinds(false, false);
         kinds.visit_item(item);
@@ -418,6 +443,8 @@ impl Rewrite {
                 Item::Impl(i) => type_name(&i.self_ty),
                 _ => None,
             },
+            in_const_fn: false,
+            track_caller: false,
         };
         Collect(&mut rw).visit_item(item);
         rw
@@ -427,6 +454,38 @@ impl Rewrite {
         if let Some(kind) = scalar_float(ty) {
             self.consts.insert(ident.to_string(), kind);
         }
+    }
+
+    /// The kind of a float literal (`-1.5`, `2f32`): its suffix, else the item's dominant kind;
+    /// `None` for other literals.
+    fn literal_kind(&self, e: &Expr) -> Option<FloatKind> {
+        match e {
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Float(f) if f.suffix().is_empty() => Some(self.dominant),
+                syn::Lit::Float(f) => FloatKind::from_name(f.suffix()),
+                syn::Lit::Int(i) => FloatKind::from_name(i.suffix()),
+                _ => None,
+            },
+            Expr::Unary(u) => self.literal_kind(&u.expr),
+            Expr::Paren(p) => self.literal_kind(&p.expr),
+            _ => None,
+        }
+    }
+
+    /// The float kind of a constant whose type is an alias (`R`, `Real`): known from a `type`
+    /// of the item, or taken from a float initializer (the item's dominant kind) when the type
+    /// is one identifier that names no struct of the item and no primitive.
+    fn alias_kind(&self, ty: &Type, expr: &Expr) -> Option<FloatKind> {
+        if let Some(kind) = self.float_alias(ty) {
+            return Some(kind);
+        }
+        let Type::Path(p) = ty else { return None };
+        let ident = p.path.get_ident()?.to_string();
+        (p.qself.is_none()
+            && !self.structs.contains_key(&ident)
+            && !is_primitive_name(&ident)
+            && self.is_const_float(expr))
+        .then_some(self.dominant)
     }
 
     /// `Real` when `type Real = f64;` is declared in the item.
@@ -445,9 +504,131 @@ impl Rewrite {
         match item {
             Item::Const(c) => self.rewrite_const(&mut c.ty, &mut c.expr),
             Item::Static(s) => self.rewrite_const(&mut s.ty, &mut s.expr),
+            Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
+                m.mac.tokens = self.rewrite_macro_rules(m.mac.tokens.clone());
+            }
             Item::Macro(_) | Item::Use(_) | Item::ExternCrate(_) | Item::Verbatim(_) => {}
             _ => visit_mut::visit_item_mut(self, item),
         }
+    }
+
+    /// The rules of a `macro_rules!`: each transcriber that parses as items, statements or an
+    /// expression once its `$name` metavariables stand for identifiers is rewritten like the
+    /// code around it (`impl Poly<$N> { fn deflate(&self, root: f64) .. }`); a transcriber with
+    /// repetitions (`$(..)*`) or other token-level syntax is left as written.
+    fn rewrite_macro_rules(&mut self, tokens: TokenStream) -> TokenStream {
+        use proc_macro2::{Delimiter, Group, TokenTree};
+        let mut out: Vec<TokenTree> = Vec::new();
+        let mut after_arrow = false;
+        let mut prev_eq = false;
+        for tt in tokens {
+            match tt {
+                TokenTree::Group(g) if after_arrow => {
+                    let body = self.rewrite_transcriber(g.stream()).unwrap_or(g.stream());
+                    let mut new = Group::new(g.delimiter(), body);
+                    new.set_span(g.span());
+                    out.push(TokenTree::Group(new));
+                    after_arrow = false;
+                }
+                TokenTree::Punct(p) => {
+                    after_arrow = prev_eq && p.as_char() == '>';
+                    prev_eq = p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Joint;
+                    out.push(TokenTree::Punct(p));
+                }
+                tt => {
+                    prev_eq = false;
+                    out.push(tt);
+                }
+            }
+        }
+        let _ = Delimiter::None;
+        out.into_iter().collect()
+    }
+
+    /// One transcriber, rewritten; `None` when it does not parse with placeholders: each
+    /// `$name` stands for an identifier, each repetition `$( .. ) sep op` for a macro call
+    /// `__stoch_rep_N! {}` (its body rewritten on its own), and both are put back after.
+    fn rewrite_transcriber(&mut self, body: TokenStream) -> Option<TokenStream> {
+        let mut reps = Vec::new();
+        let body = self.placeholders(body, &mut reps)?;
+        let rewritten = if let Ok(mut file) = syn::parse2::<syn::File>(body.clone()) {
+            for item in &mut file.items {
+                self.visit_item_mut(item);
+            }
+            file.into_token_stream()
+        } else if let Ok(mut stmts) = syn::Block::parse_within.parse2(body.clone()) {
+            for stmt in &mut stmts {
+                self.visit_stmt_mut(stmt);
+            }
+            quote!(#(#stmts)*)
+        } else {
+            let mut expr = syn::parse2::<Expr>(body).ok()?;
+            self.visit_expr_mut(&mut expr);
+            expr.into_token_stream()
+        };
+        Some(from_placeholders(rewritten, &reps))
+    }
+
+    fn placeholders(
+        &mut self,
+        ts: TokenStream,
+        reps: &mut Vec<TokenStream>,
+    ) -> Option<TokenStream> {
+        use proc_macro2::{Delimiter, Group, Punct, Spacing, TokenTree};
+        let mut out = Vec::new();
+        let mut iter = ts.into_iter().peekable();
+        while let Some(tt) = iter.next() {
+            match tt {
+                TokenTree::Punct(p) if p.as_char() == '$' => match iter.next()? {
+                    TokenTree::Ident(i) => {
+                        let name = i.to_string();
+                        let name = name.trim_start_matches("r#");
+                        out.push(TokenTree::Ident(Ident::new(
+                            &format!("{METAVAR}{name}"),
+                            i.span(),
+                        )));
+                    }
+                    TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis => {
+                        // `$( body ) sep? op`: the body on its own, the rest kept as written.
+                        let inner = self
+                            .rewrite_transcriber(g.stream())
+                            .unwrap_or_else(|| g.stream());
+                        let mut group = Group::new(Delimiter::Parenthesis, inner);
+                        group.set_span(g.span());
+                        let mut rep = vec![TokenTree::Punct(p), TokenTree::Group(group)];
+                        let is_op = |t: &TokenTree| matches!(t, TokenTree::Punct(q) if matches!(q.as_char(), '*' | '+' | '?'));
+                        match iter.next()? {
+                            t if is_op(&t) => rep.push(t),
+                            sep => {
+                                rep.push(sep);
+                                let op = iter.next()?;
+                                if !is_op(&op) {
+                                    return None;
+                                }
+                                rep.push(op);
+                            }
+                        }
+                        let name = Ident::new(&format!("{REPETITION}{}", reps.len()), g.span());
+                        reps.push(rep.into_iter().collect());
+                        out.push(TokenTree::Ident(name));
+                        out.push(TokenTree::Punct(Punct::new('!', Spacing::Alone)));
+                        out.push(TokenTree::Group(Group::new(
+                            Delimiter::Brace,
+                            TokenStream::new(),
+                        )));
+                    }
+                    _ => return None,
+                },
+                TokenTree::Group(g) => {
+                    let inner = self.placeholders(g.stream(), reps)?;
+                    let mut new = Group::new(g.delimiter(), inner);
+                    new.set_span(g.span());
+                    out.push(TokenTree::Group(new));
+                }
+                tt => out.push(tt),
+            }
+        }
+        Some(out.into_iter().collect())
     }
 
     /// A `const`/`static` of float type: rewrite the type, keep the initializer a plain constant
@@ -461,6 +642,16 @@ impl Rewrite {
 
     fn const_init(&self, ty: &Type, expr: &mut Expr) -> syn::Result<()> {
         if let Some(kind) = scalar_float(ty) {
+            let span = expr.span();
+            let mut inner = expr.clone();
+            self.replace_const_refs(&mut inner);
+            let f = kind.const_fn(span);
+            *expr = gen_expr!(span=> ::stoch_core::__private::#f(#inner));
+            return Ok(());
+        }
+        // `const PI: R = ...;` with `type R = f64;` declared here or in another item: a type
+        // named by one identifier, not a struct of the item, with a float initializer.
+        if let Some(kind) = self.alias_kind(ty, expr) {
             let span = expr.span();
             let mut inner = expr.clone();
             self.replace_const_refs(&mut inner);
@@ -486,6 +677,9 @@ impl Rewrite {
                 .try_for_each(|e| self.const_init(&t.elem, e)),
             (Type::Array(t), Expr::Repeat(e)) => self.const_init(&t.elem, &mut e.expr),
             (Type::Reference(t), Expr::Reference(e)) => self.const_init(&t.elem, &mut e.expr),
+            // Another constant, `Self::ROW` or `TABLE[1]`: of the rewritten type when it is
+            // declared under `#[stochastic]` too.
+            (_, Expr::Path(_) | Expr::Index(_)) => Ok(()),
             (Type::Tuple(t), Expr::Tuple(e)) if t.elems.len() == e.elems.len() => t
                 .elems
                 .iter()
@@ -563,6 +757,15 @@ impl Rewrite {
                     }
                 }
             }
+            // `Point::new(0.0, 1.0)`: a `const fn` of the struct, rewritten to take stochastic
+            // values; its float arguments are wrapped in the item's float type.
+            Expr::Call(call) => {
+                for arg in call.args.iter_mut() {
+                    if self.is_const_float(arg) {
+                        wrap(self.dominant, arg);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -599,7 +802,11 @@ impl Rewrite {
         fn walk(rw: &Rewrite, e: &Expr, float: &mut bool) -> bool {
             match e {
                 Expr::Lit(l) => {
-                    *float |= matches!(l.lit, syn::Lit::Float(_));
+                    *float |= match &l.lit {
+                        syn::Lit::Float(_) => true,
+                        syn::Lit::Int(i) => FloatKind::from_name(i.suffix()).is_some(),
+                        _ => false,
+                    };
                     true
                 }
                 Expr::Paren(p) => walk(rw, &p.expr, float),
@@ -616,6 +823,8 @@ impl Rewrite {
                         last.is_some_and(|n| rw.consts.contains_key(&n)) || float_path(p).is_some();
                     true
                 }
+                // `TABLE[1]`: an element of another constant (read as plain).
+                Expr::Index(_) => names_other_const(e),
                 _ => false,
             }
         }
@@ -643,12 +852,26 @@ impl Rewrite {
                         return;
                     }
                 }
+                // `NAME.len()`, `TABLE.0`: the constant is not a float value itself.
+                match e {
+                    Expr::MethodCall(m) => {
+                        m.args.iter_mut().for_each(|a| self.visit_expr_mut(a));
+                        return;
+                    }
+                    Expr::Field(_) => return,
+                    _ => {}
+                }
+                // Another constant whose type the macro cannot see (declared in another item,
+                // plain or stochastic), or an element of a constant table: read as plain.
+                if names_other_const(e) {
+                    let span = e.span();
+                    *e = gen_expr!(span=> ::stoch_core::__private::const_plain(#e));
+                    return;
+                }
                 visit_mut::visit_expr_mut(self, e);
             }
         }
-        if !self.consts.is_empty() {
-            Refs(&self.consts).visit_expr_mut(expr);
-        }
+        Refs(&self.consts).visit_expr_mut(expr);
     }
 
     /// `x as f64` and friends.
@@ -659,6 +882,7 @@ impl Rewrite {
             Some(stoch_type(kind, cast.ty.span()))
         } else if self.float_alias(&cast.ty).is_some()
             || is_int_type(&cast.ty) && !literal_source && self.may_be_float(&cast.expr)
+            || is_alias_name(&cast.ty)
         {
             Some((*cast.ty).clone())
         } else {
@@ -744,9 +968,10 @@ impl Rewrite {
         match names.as_slice() {
             ["consts", _] => {
                 let name = &rest[1].ident;
+                let consts = Ident::new(&format!("consts_{}", kind.name()), span);
                 Some(gen_expr!(span=>
-                    <::stoch_core::Stochastic<#k> as ::core::convert::From<#k>>::from(
-                        ::core::#k::consts::#name
+                    <::stoch_core::Stochastic<#k> as ::stoch_core::__private::From<#k>>::from(
+                        ::stoch_core::__private::#consts::#name
                     )
                 ))
             }
@@ -754,7 +979,8 @@ impl Rewrite {
                 ::stoch_core::__private::cast::<::stoch_core::Stochastic<#k>, _>
             )),
             [name]
-                if FLOAT_CONSTS.contains(name) || name.starts_with(|c: char| c.is_lowercase()) =>
+                if FLOAT_CONSTS.contains(name)
+                    || name.starts_with(|c: char| c.is_lowercase() || c == '_') =>
             {
                 let seg = &rest[0];
                 Some(gen_expr!(span=> ::stoch_core::Stochastic::<#k>::#seg))
@@ -764,17 +990,26 @@ impl Rewrite {
         }
     }
 
+    /// `0f64`, `10_000f32`: an integer-looking literal with a float suffix is a float literal.
+    fn int_float_literal(lit: &syn::LitInt) -> Option<Expr> {
+        let span = lit.span();
+        let k = FloatKind::from_name(lit.suffix())?.ident(span);
+        Some(gen_expr!(span=>
+            <::stoch_core::Stochastic<#k> as ::stoch_core::__private::From<#k>>::from(#lit)
+        ))
+    }
+
     /// A float literal as a stochastic value; `None` for other suffixes (`f16`, `f128`).
     fn float_literal(lit: &LitFloat) -> Option<Expr> {
         let span = lit.span();
         if lit.suffix().is_empty() {
             return Some(gen_expr!(span=>
-                <::stoch_core::Stochastic<_> as ::core::convert::From<_>>::from(#lit)
+                <::stoch_core::Stochastic<_> as ::stoch_core::__private::From<_>>::from(#lit)
             ));
         }
         let k = FloatKind::from_name(lit.suffix())?.ident(span);
         Some(gen_expr!(span=>
-            <::stoch_core::Stochastic<#k> as ::core::convert::From<#k>>::from(#lit)
+            <::stoch_core::Stochastic<#k> as ::stoch_core::__private::From<#k>>::from(#lit)
         ))
     }
 }
@@ -857,28 +1092,225 @@ fn is_literal(e: &Expr) -> bool {
     }
 }
 
-/// Macros whose arguments are comma-separated expressions that the rewrite can see into.
-const EXPR_MACROS: &[&str] = &[
-    "vec",
-    "println",
-    "print",
-    "eprintln",
-    "eprint",
-    "format",
-    "format_args",
-    "write",
-    "writeln",
-    "panic",
-    "assert",
-    "assert_eq",
-    "assert_ne",
-    "debug_assert",
-    "debug_assert_eq",
-    "debug_assert_ne",
-    "dbg",
-    "unreachable",
-    "todo",
-    "unimplemented",
+/// A `const fn` (not `extern`) whose body only moves and builds values (no arithmetic, method
+/// call, comparison or float cast): rewritten as a const fn, its float literals built by
+/// `const fn`s. Others cannot run on stochastic values in const evaluation.
+pub(crate) fn const_fn_ok(sig: &Signature, body: Option<&syn::Block>) -> bool {
+    struct Safe(bool);
+    impl Visit<'_> for Safe {
+        fn visit_expr(&mut self, e: &Expr) {
+            match e {
+                Expr::Binary(_) | Expr::MethodCall(_) | Expr::Cast(_) | Expr::Macro(_) => {
+                    self.0 = false;
+                }
+                Expr::Unary(u) if !(matches!(u.op, UnOp::Neg(_)) && is_literal(&u.expr)) => {
+                    self.0 = false;
+                }
+                _ => visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut safe = Safe(sig.abi.is_none() && sig.constness.is_some());
+    if let Some(body) = body {
+        safe.visit_block(body);
+    }
+    safe.0
+}
+
+/// A metavariable `$name` while a transcriber is parsed: `__stoch_metavar_name`.
+const METAVAR: &str = "__stoch_metavar_";
+/// A repetition `$( .. ) sep op` while a transcriber is parsed: `__stoch_rep_N! {}`.
+const REPETITION: &str = "__stoch_rep_";
+
+/// Puts the metavariables and repetitions back.
+fn from_placeholders(ts: TokenStream, reps: &[TokenStream]) -> TokenStream {
+    use proc_macro2::{Group, Punct, Spacing, TokenTree};
+    let mut out = Vec::new();
+    let mut iter = ts.into_iter();
+    while let Some(tt) = iter.next() {
+        match tt {
+            TokenTree::Ident(i) if i.to_string().starts_with(METAVAR) => {
+                let mut dollar = Punct::new('$', Spacing::Alone);
+                dollar.set_span(i.span());
+                out.push(TokenTree::Punct(dollar));
+                let name = i.to_string()[METAVAR.len()..].to_string();
+                out.push(TokenTree::Ident(Ident::new(&name, i.span())));
+            }
+            TokenTree::Ident(i) if i.to_string().starts_with(REPETITION) => {
+                let n: usize = i.to_string()[REPETITION.len()..].parse().unwrap_or(0);
+                // The `!` and the empty braces of the placeholder call.
+                let _ = (iter.next(), iter.next());
+                out.extend(reps.get(n).cloned().unwrap_or_default());
+            }
+            TokenTree::Group(g) => {
+                let mut new = Group::new(g.delimiter(), from_placeholders(g.stream(), reps));
+                new.set_span(g.span());
+                out.push(TokenTree::Group(new));
+            }
+            tt => out.push(tt),
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// `#[track_caller]` on a small fn (a body of at most one statement or expression, as one-line
+/// helpers and operator impls are) with the Rust ABI, not `async`, not already marked.
+fn mark_track_caller(sig: &Signature, attrs: &mut Vec<Attribute>, body: Option<&syn::Block>) {
+    let small = body.is_some_and(|b| b.stmts.len() <= 1);
+    let marked = attrs
+        .iter()
+        .any(|a| a.path().is_ident("track_caller") || a.path().is_ident("naked"));
+    if small && !marked && sig.abi.is_none() && sig.asyncness.is_none() {
+        attrs.push(syn::parse_quote!(#[track_caller]));
+    }
+}
+
+/// `n as Real`: `as` converts only to primitive types, so a target named by one identifier
+/// that is no primitive is an alias of one (declared in another item, maybe of a float).
+fn is_alias_name(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none()
+        && p.path.get_ident().is_some_and(|i| !is_primitive_name(&i.to_string())))
+}
+
+/// `+=`, `-=`, ... (all compound assignments).
+fn is_compound_assign(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+            | BinOp::BitXorAssign(_)
+            | BinOp::BitAndAssign(_)
+            | BinOp::BitOrAssign(_)
+            | BinOp::ShlAssign(_)
+            | BinOp::ShrAssign(_)
+    )
+}
+
+/// A local variable (`x += 1.0` needs no temporary).
+fn is_local(e: &Expr) -> bool {
+    matches!(e, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some())
+}
+
+/// `i32`, `usize`, `bool`, ...: the primitive types other than the floats.
+fn is_primitive_name(name: &str) -> bool {
+    matches!(
+        name,
+        "i8" | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "bool"
+            | "char"
+            | "str"
+            | "f32"
+            | "f64"
+    )
+}
+
+/// `EPS`, `Self::C`, `consts::TABLE[1][2]`: a constant named by a SCREAMING_CASE path (not
+/// `f64::EPSILON`-style, which stays plain in a constant initializer), or an element of one.
+fn names_other_const(e: &Expr) -> bool {
+    match e {
+        Expr::Path(p) => {
+            p.qself.is_none()
+                && float_path(p).is_none()
+                && p.path.segments.last().is_some_and(|s| {
+                    let name = s.ident.to_string();
+                    name.chars().any(|c| c.is_ascii_uppercase())
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                })
+        }
+        Expr::Index(i) => names_other_const(&i.expr),
+        _ => false,
+    }
+}
+
+/// The std float constants (`std::f64::consts::*`), by name.
+const STD_CONSTS: &[&str] = &[
+    "PI",
+    "TAU",
+    "E",
+    "SQRT_2",
+    "FRAC_1_SQRT_2",
+    "LN_2",
+    "LN_10",
+    "LOG2_E",
+    "LOG2_10",
+    "LOG10_E",
+    "LOG10_2",
+    "FRAC_PI_2",
+    "FRAC_PI_3",
+    "FRAC_PI_4",
+    "FRAC_PI_6",
+    "FRAC_PI_8",
+    "FRAC_1_PI",
+    "FRAC_2_PI",
+    "FRAC_2_SQRT_PI",
+];
+
+/// `PI`, `consts::PI` (after `use std::f64::consts::PI` or `use std::f64::consts;`, possibly
+/// outside the annotated item): a std float constant named without its type.
+fn is_std_const_name(p: &ExprPath) -> bool {
+    let segs = &p.path.segments;
+    p.qself.is_none()
+        && p.path.leading_colon.is_none()
+        && match segs.len() {
+            1 => STD_CONSTS.contains(&segs[0].ident.to_string().as_str()),
+            2 => {
+                segs[0].ident == "consts"
+                    && STD_CONSTS.contains(&segs[1].ident.to_string().as_str())
+            }
+            _ => false,
+        }
+        && segs.iter().all(|s| s.arguments.is_none())
+}
+
+/// Macros whose arguments are not (all) expressions of the program: patterns (`matches!`),
+/// compile-time strings and paths (`concat!`, `stringify!`, `include_str!`, `env!`), token
+/// trees (`quote!`), assembly. Every other macro whose arguments parse as comma-separated
+/// expressions (`vec!`, `println!`, `assert_eq!`, ndarray's `array!`, ...) has them rewritten.
+const NON_EXPR_MACROS: &[&str] = &[
+    // `stoch_core::plain!(expr)`: the user's way to keep one expression plain.
+    "plain",
+    "matches",
+    "assert_matches",
+    "debug_assert_matches",
+    "concat",
+    "concat_idents",
+    "stringify",
+    "include",
+    "include_str",
+    "include_bytes",
+    "env",
+    "option_env",
+    "cfg",
+    "line",
+    "column",
+    "file",
+    "module_path",
+    "compile_error",
+    "asm",
+    "global_asm",
+    "naked_asm",
+    "quote",
+    "quote_spanned",
+    "parse_quote",
+    "parse_quote_spanned",
+    "macro_rules",
+    "thread_local",
+    "lazy_static",
 ];
 
 impl VisitMut for Rewrite {
@@ -891,7 +1323,19 @@ impl VisitMut for Rewrite {
         match item {
             Item::Fn(f) => {
                 if let Some(err) = fn_misuse(&f.sig, true) {
-                    self.errors.push(err);
+                    if const_fn_ok(&f.sig, Some(&f.block)) {
+                        let outer = std::mem::replace(&mut self.in_const_fn, true);
+                        visit_mut::visit_item_fn_mut(self, f);
+                        self.in_const_fn = outer;
+                    } else if f.sig.abi.is_none() {
+                        // A `const fn` that computes: stochastic arithmetic does not run in
+                        // const evaluation, so it becomes a plain fn (a call in a constant is
+                        // then reported by rustc at that call).
+                        f.sig.constness = None;
+                        visit_mut::visit_item_fn_mut(self, f);
+                    } else {
+                        self.errors.push(err);
+                    }
                     return;
                 }
             }
@@ -902,6 +1346,27 @@ impl VisitMut for Rewrite {
             _ => {}
         }
         self.rewrite_item(item);
+    }
+
+    fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+        visit_mut::visit_item_fn_mut(self, f);
+        if self.track_caller && f.sig.ident != "main" {
+            mark_track_caller(&f.sig, &mut f.attrs, Some(&f.block));
+        }
+    }
+
+    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+        visit_mut::visit_impl_item_fn_mut(self, f);
+        if self.track_caller {
+            mark_track_caller(&f.sig, &mut f.attrs, Some(&f.block));
+        }
+    }
+
+    fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
+        visit_mut::visit_trait_item_fn_mut(self, f);
+        if self.track_caller {
+            mark_track_caller(&f.sig, &mut f.attrs, f.default.as_ref());
+        }
     }
 
     fn visit_item_impl_mut(&mut self, item: &mut syn::ItemImpl) {
@@ -924,7 +1389,19 @@ impl VisitMut for Rewrite {
         match item {
             ImplItem::Fn(f) => {
                 if let Some(err) = fn_misuse(&f.sig, true) {
-                    self.errors.push(err);
+                    if const_fn_ok(&f.sig, Some(&f.block)) {
+                        let outer = std::mem::replace(&mut self.in_const_fn, true);
+                        visit_mut::visit_impl_item_fn_mut(self, f);
+                        self.in_const_fn = outer;
+                    } else if f.sig.abi.is_none() {
+                        // A `const fn` that computes: stochastic arithmetic does not run in
+                        // const evaluation, so it becomes a plain fn (a call in a constant is
+                        // then reported by rustc at that call).
+                        f.sig.constness = None;
+                        visit_mut::visit_impl_item_fn_mut(self, f);
+                    } else {
+                        self.errors.push(err);
+                    }
                     return;
                 }
             }
@@ -949,7 +1426,19 @@ impl VisitMut for Rewrite {
         match item {
             TraitItem::Fn(f) => {
                 if let Some(err) = fn_misuse(&f.sig, true) {
-                    self.errors.push(err);
+                    if const_fn_ok(&f.sig, f.default.as_ref()) {
+                        let outer = std::mem::replace(&mut self.in_const_fn, true);
+                        visit_mut::visit_trait_item_fn_mut(self, f);
+                        self.in_const_fn = outer;
+                    } else if f.sig.abi.is_none() {
+                        // A `const fn` that computes: stochastic arithmetic does not run in
+                        // const evaluation, so it becomes a plain fn (a call in a constant is
+                        // then reported by rustc at that call).
+                        f.sig.constness = None;
+                        visit_mut::visit_trait_item_fn_mut(self, f);
+                    } else {
+                        self.errors.push(err);
+                    }
                     return;
                 }
             }
@@ -1019,11 +1508,22 @@ impl VisitMut for Rewrite {
 
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
         match expr {
+            Expr::Lit(_) | Expr::Unary(_) if self.in_const_fn && is_literal(expr) => {
+                if let Some(kind) = self.literal_kind(expr) {
+                    let span = expr.span();
+                    let f = kind.const_fn(span);
+                    *expr = gen_expr!(span=> ::stoch_core::__private::#f(#expr));
+                }
+                return;
+            }
             Expr::Lit(lit) => {
-                if let syn::Lit::Float(f) = &lit.lit {
-                    if let Some(new) = Self::float_literal(f) {
-                        *expr = new;
-                    }
+                let new = match &lit.lit {
+                    syn::Lit::Float(f) => Self::float_literal(f),
+                    syn::Lit::Int(i) => Self::int_float_literal(i),
+                    _ => None,
+                };
+                if let Some(new) = new {
+                    *expr = new;
                 }
                 return;
             }
@@ -1041,6 +1541,11 @@ impl VisitMut for Rewrite {
                     *expr = new;
                     return;
                 }
+                if is_std_const_name(p) {
+                    let span = p.span();
+                    *expr = gen_expr!(span=> ::stoch_core::__private::promote(#p));
+                    return;
+                }
             }
             // Our own expansions (a nested or repeated `#[stochastic]`): already rewritten; and
             // the user's calls into stoch-core (`Sf64::with_relative_error(1.0, 1e-3)`), whose
@@ -1048,6 +1553,17 @@ impl VisitMut for Rewrite {
             Expr::Call(call) if is_generated(&call.func) || is_stoch_api(&call.func) => return,
             // `[0.0; N]`: the length is an integer constant expression.
             Expr::Repeat(r) => return self.visit_expr_mut(&mut r.expr),
+            Expr::Binary(b) if is_compound_assign(&b.op) && !is_local(&b.left) => {
+                visit_mut::visit_expr_binary_mut(self, b);
+                // `v[1] += v[0]`, `aug[k][j] -= aug[r][j] * mult`: for `f64`, `op=` evaluates
+                // the right side first; the trait call that replaces it borrows the place first
+                // (E0502). Evaluating the right side into a temporary keeps the primitive order.
+                let span = b.op.span();
+                let tmp = Ident::new("__stoch_rhs", Span::mixed_site().located_at(span));
+                let (left, op, right) = (&b.left, &b.op, &b.right);
+                *expr = gen_expr!(span=> { let #tmp = #right; #left #op #tmp; });
+                return;
+            }
             Expr::Const(_) => return,
             _ => {}
         }
@@ -1058,7 +1574,7 @@ impl VisitMut for Rewrite {
         let Some(name) = mac.path.segments.last().map(|s| s.ident.to_string()) else {
             return;
         };
-        if !EXPR_MACROS.contains(&name.as_str()) {
+        if NON_EXPR_MACROS.contains(&name.as_str()) {
             return;
         }
         if name == "vec" {

@@ -9,5 +9,5 @@ mod app {
 }
 
 fn main() {
-    let _ = app::run(1.0);
+    let _ = app::run(1.0.into());
 }
