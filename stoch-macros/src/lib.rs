@@ -158,13 +158,17 @@ use proc_macro::TokenStream;
 ///
 /// A `#[macro_export] macro_rules!` stays outside the annotated items: rustc does not let a
 /// crate name a macro that another macro (here, the attribute) produced with
-/// `#[macro_export]` by path (`use crate::name;`, `$crate::name!`); leave such a macro
-/// unannotated and annotate the items it is used in.
+/// `#[macro_export]` by path (`use crate::name;`, `$crate::name!`), so the attribute answers
+/// one on (or inside) its item with an error on `#[macro_export]`. Leave such a macro
+/// unannotated outside the annotated items: where it is called inside annotated code its
+/// arguments are rewritten and its own float literals mix with stochastic values; put
+/// `#[stoch_core::stochastic]` on the items its transcriber expands to (fns, impls).
 ///
 /// # Errors
 ///
 /// A spanned compile error for: `extern` fns and blocks (foreign ABIs take plain floats), `mod m;`
 /// declarations (the macro cannot see their file), `use`/`extern crate`/macro invocation items,
+/// `#[macro_export] macro_rules!` (on `#[macro_export]`),
 /// unknown or duplicate arguments, `report` on anything but `main`, constant initializers it
 /// cannot rewrite, and items it cannot parse. A construct nested in the item is left as
 /// written and the rest of the item is rewritten, so that the error is the only one; an error
