@@ -164,6 +164,19 @@ use proc_macro::TokenStream;
 /// arguments are rewritten and its own float literals mix with stochastic values; put
 /// `#[stoch_core::stochastic]` on the items its transcriber expands to (fns, impls).
 ///
+/// A struct whose fields are `f64` and that is declared outside the annotated items, given a
+/// rewritten value (`Point { x: v }`), gives rustc's "expected `f64`, found `Stochastic<f64>`"
+/// at the value, not at the struct: put `#[stochastic]` on the struct's declaration too (or
+/// one on the module that holds both). The macro cannot make rustc point at the declaration:
+/// it only sees the tokens of its own item, so it has no span of a declaration elsewhere, and
+/// it cannot attach a note to rustc's type error (proc-macro diagnostics are unstable).
+/// `#[diagnostic::on_unimplemented]` only rewords a failed trait bound at the use site, and
+/// turning field initializers into trait bounds would break the coercions and closure
+/// inference they get from the field's type (`&Vec<T>` to `&[T]`, `Box<dyn Fn ..>`). For
+/// a fn or a trait declared elsewhere rustc itself already points at the declaration ("function
+/// defined here", "type in trait"); a `const` declared elsewhere stays a plain `f64`, which
+/// mixes in arithmetic and comparisons (write `K.into()` where a stochastic value is wanted).
+///
 /// # Errors
 ///
 /// A spanned compile error for: `extern` fns and blocks (foreign ABIs take plain floats), `mod m;`
