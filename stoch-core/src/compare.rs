@@ -8,6 +8,9 @@
 //! An ordering comparison (`< <= > >=`, `partial_cmp`) whose difference is numerical noise
 //! records a branching instability at the comparison's site: the branch taken depends on
 //! round-off. Equality tests record nothing.
+//!
+//! A plain float mixes on either side (`x < 1.0`, `1.0 < x`, `0.0 == x`) as the exact
+//! stochastic number `Stochastic::new(v)`, as `f64` compares with `f64`.
 
 use core::cmp::Ordering;
 use std::panic::Location;
@@ -106,6 +109,39 @@ macro_rules! scalar_cmp {
                 *self == Stochastic::new(*other)
             }
         }
+        impl PartialEq<Stochastic<$t>> for $t {
+            #[inline]
+            fn eq(&self, other: &Stochastic<$t>) -> bool {
+                Stochastic::new(*self) == *other
+            }
+        }
+        impl PartialOrd<Stochastic<$t>> for $t {
+            #[track_caller]
+            #[inline]
+            fn partial_cmp(&self, other: &Stochastic<$t>) -> Option<Ordering> {
+                Stochastic::new(*self).ordered(other)
+            }
+            #[track_caller]
+            #[inline]
+            fn lt(&self, other: &Stochastic<$t>) -> bool {
+                Stochastic::new(*self).ordered(other) == Some(Ordering::Less)
+            }
+            #[track_caller]
+            #[inline]
+            fn le(&self, other: &Stochastic<$t>) -> bool {
+                matches!(Stochastic::new(*self).ordered(other), Some(Ordering::Less | Ordering::Equal))
+            }
+            #[track_caller]
+            #[inline]
+            fn gt(&self, other: &Stochastic<$t>) -> bool {
+                Stochastic::new(*self).ordered(other) == Some(Ordering::Greater)
+            }
+            #[track_caller]
+            #[inline]
+            fn ge(&self, other: &Stochastic<$t>) -> bool {
+                matches!(Stochastic::new(*self).ordered(other), Some(Ordering::Greater | Ordering::Equal))
+            }
+        }
         impl PartialOrd<$t> for Stochastic<$t> {
             #[track_caller]
             #[inline]
@@ -136,3 +172,50 @@ macro_rules! scalar_cmp {
     )*};
 }
 scalar_cmp!(f32, f64);
+
+#[cfg(test)]
+mod tests {
+    use crate::{report, Instability, Sf32, Sf64};
+
+    /// Whether a branching instability was recorded at `line` of this file.
+    fn branching_at(line: u32) -> bool {
+        report().sites().iter().any(|s| {
+            s.kind == Instability::Branching && s.line == line && s.file.ends_with("compare.rs")
+        })
+    }
+
+    #[test]
+    fn plain_on_the_left_has_the_right_sides_semantics() {
+        let x = Sf64::new(0.1) + Sf64::new(0.2);
+        assert!(0.3 == x);
+        assert!(x == 0.3);
+        assert!(0.3 <= x);
+        assert!(0.3 >= x);
+        assert_eq!((0.3 < x, 0.3 > x), (false, false));
+        assert!(0.25 < x && 0.5 > x && 0.25 != x);
+        assert_eq!(0.25.partial_cmp(&x), Some(core::cmp::Ordering::Less));
+        let y = Sf32::new(1.5);
+        assert!(1.5f32 == y && 1.0f32 < y && 2.0f32 >= y && 2.0f32 != y);
+        // A computed zero equals 0 from either side.
+        let z = Sf64::from_samples([1e-300, -1e-300, 0.0]) * Sf64::new(0.0);
+        assert!(0.0 == z);
+        assert!(z == 0.0);
+    }
+
+    #[test]
+    fn plain_on_the_left_records_branching_at_the_callers_line() {
+        let noise = Sf64::from_samples([1e-17, -1e-17, 2e-17]);
+        let line = line!() + 1;
+        let below = 0.0 < noise;
+        assert!(!below, "noise orders as equal");
+        assert!(branching_at(line), "no branching site at line {line}");
+        let noise32 = Sf32::from_samples([1e-8, -1e-8, 2e-8]);
+        let line = line!() + 1;
+        let _ = 0.0f32 >= noise32;
+        assert!(branching_at(line), "no branching site at line {line}");
+        // Equality records nothing.
+        let line = line!() + 1;
+        let _ = 0.0 == noise;
+        assert!(!branching_at(line));
+    }
+}

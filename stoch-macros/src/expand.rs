@@ -8,7 +8,7 @@ use syn::{Ident, Item, Stmt};
 
 use crate::args::Args;
 use crate::error::{bail, format_err, Errors};
-use crate::rewrite::{fn_misuse, foreign_mod_error, Rewrite};
+use crate::rewrite::{fn_misuse, foreign_mod_error, macro_export_error, Rewrite};
 
 /// Expands `#[stochastic(args)] item`. Never panics: on error it emits the errors followed by
 /// the item as written (minus our marker attributes) and, with `plain = name`, its IEEE twin
@@ -223,6 +223,11 @@ fn validate(item: &Item, errors: &mut Errors) {
         Item::ExternCrate(e) => errors.push(unsupported("an `extern crate` item", e)),
         Item::Macro(m) if !m.mac.path.is_ident("macro_rules") => {
             errors.push(unsupported("a macro item", &m.mac.path));
+        }
+        Item::Macro(m) => {
+            if let Some(err) = macro_export_error(m) {
+                errors.push(err);
+            }
         }
         Item::TraitAlias(t) => errors.push(unsupported("a trait alias", t)),
         Item::Verbatim(v) => errors.push(unsupported("this item", v)),

@@ -158,13 +158,30 @@ use proc_macro::TokenStream;
 ///
 /// A `#[macro_export] macro_rules!` stays outside the annotated items: rustc does not let a
 /// crate name a macro that another macro (here, the attribute) produced with
-/// `#[macro_export]` by path (`use crate::name;`, `$crate::name!`); leave such a macro
-/// unannotated and annotate the items it is used in.
+/// `#[macro_export]` by path (`use crate::name;`, `$crate::name!`), so the attribute answers
+/// one on (or inside) its item with an error on `#[macro_export]`. Leave such a macro
+/// unannotated outside the annotated items: where it is called inside annotated code its
+/// arguments are rewritten and its own float literals mix with stochastic values; put
+/// `#[stoch_core::stochastic]` on the items its transcriber expands to (fns, impls).
+///
+/// A struct whose fields are `f64` and that is declared outside the annotated items, given a
+/// rewritten value (`Point { x: v }`), gives rustc's "expected `f64`, found `Stochastic<f64>`"
+/// at the value, not at the struct: put `#[stochastic]` on the struct's declaration too (or
+/// one on the module that holds both). The macro cannot make rustc point at the declaration:
+/// it only sees the tokens of its own item, so it has no span of a declaration elsewhere, and
+/// it cannot attach a note to rustc's type error (proc-macro diagnostics are unstable).
+/// `#[diagnostic::on_unimplemented]` only rewords a failed trait bound at the use site, and
+/// turning field initializers into trait bounds would break the coercions and closure
+/// inference they get from the field's type (`&Vec<T>` to `&[T]`, `Box<dyn Fn ..>`). For
+/// a fn or a trait declared elsewhere rustc itself already points at the declaration ("function
+/// defined here", "type in trait"); a `const` declared elsewhere stays a plain `f64`, which
+/// mixes in arithmetic and comparisons (write `K.into()` where a stochastic value is wanted).
 ///
 /// # Errors
 ///
 /// A spanned compile error for: `extern` fns and blocks (foreign ABIs take plain floats), `mod m;`
 /// declarations (the macro cannot see their file), `use`/`extern crate`/macro invocation items,
+/// `#[macro_export] macro_rules!` (on `#[macro_export]`),
 /// unknown or duplicate arguments, `report` on anything but `main`, constant initializers it
 /// cannot rewrite, and items it cannot parse. A construct nested in the item is left as
 /// written and the rest of the item is rewritten, so that the error is the only one; an error

@@ -323,6 +323,24 @@ pub(crate) fn foreign_mod_error(abi: &syn::Abi) -> syn::Error {
     )
 }
 
+/// A `#[macro_export] macro_rules!` cannot be rewritten: rustc does not let the crate name an
+/// exported macro that another macro (the attribute) produced by path (`use crate::name;`,
+/// `$crate::name!`), so the error sits on `#[macro_export]` and says what works instead.
+pub(crate) fn macro_export_error(m: &syn::ItemMacro) -> Option<syn::Error> {
+    let attr = m.attrs.iter().find(|a| a.path().is_ident("macro_export"))?;
+    m.mac.path.is_ident("macro_rules").then(|| {
+        format_err!(
+            attr,
+            "#[stochastic] cannot rewrite a `#[macro_export]` macro: rustc forbids naming a \
+             macro-expanded exported macro by path (`use crate::name;`, `$crate::name!`); move \
+             this `macro_rules!` out of the #[stochastic] item and leave it unannotated (its \
+             arguments are still rewritten where it is called inside annotated code, and its \
+             own float literals mix with stochastic values), and put `#[stoch_core::stochastic]` \
+             on the items its transcriber expands to if it defines fns or impls"
+        )
+    })
+}
+
 /// The rewriting visitor. One per expansion.
 pub(crate) struct Rewrite {
     /// Every problem found, reported together.
@@ -1342,6 +1360,12 @@ impl VisitMut for Rewrite {
             Item::ForeignMod(m) => {
                 self.errors.push(foreign_mod_error(&m.abi));
                 return;
+            }
+            Item::Macro(m) => {
+                if let Some(err) = macro_export_error(m) {
+                    self.errors.push(err);
+                    return;
+                }
             }
             _ => {}
         }

@@ -288,6 +288,42 @@ pub const PIECES: &[Piece] = &[
         println!("Sydney sunrise {} sunset {}", rise, set);
         "#,
     },
+    Piece {
+        name: "owens_t",
+        krate: "owens-t",
+        version: "0.1.5",
+        files: "src/owens_t.rs, src/bivariate_normal.rs, src/util.rs",
+        what: "Owen's T function (Patefield-Tandy: six series by region, Gauss quadrature) and the bivariate normal CDF; edition 2024, libm calls, From<f64> for argument structs",
+        edits: &[
+            (
+                "src/owens_t.rs",
+                "use libm::{atan, atan2, erf, erfc, expm1};",
+                "use ::stoch_core::Sf64;\n\
+                 fn atan(x: Sf64) -> Sf64 { x.atan() }\n\
+                 fn atan2(y: Sf64, x: Sf64) -> Sf64 { y.atan2(x) }\n\
+                 fn erf(x: Sf64) -> Sf64 { x.map_plain(libm::erf) }\n\
+                 fn erfc(x: Sf64) -> Sf64 { x.map_plain(libm::erfc) }\n\
+                 fn expm1(x: Sf64) -> Sf64 { x.exp_m1() }",
+                "libm's functions are plain `fn(f64) -> f64` of another crate: the user calls them on each sample with `map_plain` (erf, erfc: stoch-core has none) or takes stoch-core's own (atan, atan2, exp_m1, asin)",
+            ),
+            (
+                "src/bivariate_normal.rs",
+                "use libm::{asin, erfc};",
+                "use ::stoch_core::Sf64;\n\
+                 fn asin(x: Sf64) -> Sf64 { x.asin() }\n\
+                 fn erfc(x: Sf64) -> Sf64 { x.map_plain(libm::erfc) }",
+                "libm's functions are plain `fn(f64) -> f64` of another crate: the user calls them on each sample with `map_plain` (erf, erfc: stoch-core has none) or takes stoch-core's own (atan, atan2, exp_m1, asin)",
+            ),
+        ],
+        driver: r#"
+        for (h, a) in [(0.0625, 0.25), (1.0, 0.5), (0.5, 2.0), (3.0, 0.999), (6.5, 0.4375), (0.25, 10.0)] {
+            println!("T({}, {}) {}", h, a, m::owens_t(h, a));
+        }
+        for (x, y, rho) in [(0.0, 0.0, 0.5), (1.0, -0.5, 0.3), (-1.5, 2.0, -0.7), (2.0, 2.0, 0.95)] {
+            println!("BVN({}, {}, {}) {}", x, y, rho, m::biv_norm(x, y, rho));
+        }
+        "#,
+    },
 ];
 
 /// Crates tried and left out, with what stops them (kept here so that the record is complete;
@@ -297,11 +333,6 @@ pub const LEFT_OUT: &[(&str, &str)] = &[
         "colorsys 0.7.3",
         "`macro_rules!` generic over the float type (`from_for_hsl_all!(f64)` expanding \
          `h as $t`): the type arrives as a macro argument the rewrite cannot tell from others",
-    ),
-    (
-        "owens-t 0.1.5",
-        "calls libm's plain `fn(f64) -> f64` (erf, erfc, atan2, expm1) on rewritten values: \
-         the per-sample bridge (`map_plain`, issue 29) is the user's edit there",
     ),
     (
         "puruspe 0.4.4",
