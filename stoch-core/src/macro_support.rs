@@ -288,3 +288,33 @@ pub fn main_prologue(report: bool) -> MainGuard {
     }
     MainGuard { report }
 }
+
+pub use linkme;
+
+/// A small fn (one statement or expression) that `#[stochastic]` rewrote without
+/// `#[track_caller]`: the report notes a site on lines `first..=last` of `file` as inside it.
+/// Recorded at link time (a `linkme` distributed slice), so the hot path pays nothing.
+#[derive(Debug)]
+pub struct SmallHelper {
+    /// `file!()` of the fn, as `Location::file` names it.
+    pub file: &'static str,
+    /// The line of `fn`.
+    pub first: u32,
+    /// The line of the body's closing brace.
+    pub last: u32,
+    /// The fn's name.
+    pub name: &'static str,
+}
+
+/// Every [`SmallHelper`] of the program.
+#[linkme::distributed_slice]
+pub static SMALL_HELPERS: [SmallHelper];
+
+/// The name of the innermost small helper holding `file:line`, if any.
+pub(crate) fn small_helper(file: &str, line: u32) -> Option<&'static str> {
+    SMALL_HELPERS
+        .iter()
+        .filter(|h| h.file == file && (h.first..=h.last).contains(&line))
+        .min_by_key(|h| h.last - h.first)
+        .map(|h| h.name)
+}

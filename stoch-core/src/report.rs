@@ -1036,6 +1036,23 @@ fn user_line(trace: &str) -> Option<String> {
     None
 }
 
+/// The small helper holding `loc` (see [`Site::helper`]).
+fn helper_at(loc: &Location<'_>) -> Option<String> {
+    crate::macro_support::small_helper(loc.file(), loc.line()).map(str::to_owned)
+}
+
+/// Ends a site line, with the note on a small helper holding it.
+fn write_helper_note(f: &mut fmt::Formatter<'_>, helper: Option<&str>) -> fmt::Result {
+    match helper {
+        Some(name) => writeln!(
+            f,
+            "  (inside the one-line helper `{name}`: #[stochastic(track_caller)] reports its \
+             callers instead)"
+        ),
+        None => writeln!(f),
+    }
+}
+
 /// One source location where instabilities of one kind occurred.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Site {
@@ -1056,6 +1073,11 @@ pub struct Site {
     /// without `debug = "line-tables-only"`).
     #[serde(default)]
     pub via: Option<String>,
+    /// The name of the small fn (one statement or expression) the site lies in, when
+    /// `#[stochastic]` rewrote it without `track_caller`: `#[stochastic(track_caller)]` would
+    /// report its callers' lines instead.
+    #[serde(default)]
+    pub helper: Option<String>,
 }
 
 /// One source location where a significant value became a computed zero.
@@ -1072,6 +1094,9 @@ pub struct CollapseSite {
     /// The user's line that first led to a site inside a dependency, as [`Site::via`].
     #[serde(default)]
     pub via: Option<String>,
+    /// The small helper the site lies in, as [`Site::helper`].
+    #[serde(default)]
+    pub helper: Option<String>,
 }
 
 /// Instabilities flagged on a GPU for one kernel and kind.
@@ -1097,10 +1122,11 @@ pub struct GpuCount {
 ///   "self_validation_failed": bool,      // any division, multiplication or power instability
 ///   "sites": [ { "kind": "cancellation", "file": str, "line": u32, "column": u32,
 ///                "count": u64,           // most frequent first; file as in Site::file
-///                "via": str | null } ],  // inside a dependency: the user's line (Site::via)
+///                "via": str | null,      // inside a dependency: the user's line (Site::via)
+///                "helper": str | null } ], // inside a one-line helper: its name (Site::helper)
 ///   "overflow_events": u64,              // events at sites beyond max_sites
 ///   "collapses": [ { "file": str, "line": u32, "column": u32, "count": u64,
-///                    "via": str | null } ],
+///                    "via": str | null, "helper": str | null } ],
 ///   "collapse_total": u64,               // all collapses, kept sites and overflow
 ///   "collapse_overflow": u64,            // collapses at sites beyond max_sites
 ///   "gpu": [ { "kernel": str, "kind": "division", "count": u64 } ],
@@ -1167,6 +1193,7 @@ pub fn report() -> Report {
             column: loc.column(),
             count: *count,
             via: via.clone(),
+            helper: helper_at(loc),
         })
         .collect();
     sites.sort_by(|a, b| {
@@ -1183,6 +1210,7 @@ pub fn report() -> Report {
             column: loc.column(),
             count: *count,
             via: via.clone(),
+            helper: helper_at(loc),
         })
         .collect();
     collapses.sort_by(|a, b| {
@@ -1408,10 +1436,10 @@ impl fmt::Display for Report {
                     "  {}:{}:{}  {}  {}",
                     s.file, s.line, s.column, s.kind, s.count
                 )?;
-                match &s.via {
-                    Some(v) => writeln!(f, "  (from {v})")?,
-                    None => writeln!(f)?,
+                if let Some(v) = &s.via {
+                    write!(f, "  (from {v})")?;
                 }
+                write_helper_note(f, s.helper.as_deref())?;
             }
             if self.sites.len() > Self::SHOWN_SITES {
                 writeln!(
@@ -1437,10 +1465,10 @@ impl fmt::Display for Report {
             )?;
             for s in self.collapses.iter().take(Self::SHOWN_SITES) {
                 write!(f, "  {}:{}:{}  {}", s.file, s.line, s.column, s.count)?;
-                match &s.via {
-                    Some(v) => writeln!(f, "  (from {v})")?,
-                    None => writeln!(f)?,
+                if let Some(v) = &s.via {
+                    write!(f, "  (from {v})")?;
                 }
+                write_helper_note(f, s.helper.as_deref())?;
             }
             if self.collapses.len() > Self::SHOWN_SITES {
                 writeln!(
@@ -1590,6 +1618,7 @@ mod tests {
                     column: 9,
                     count: 5,
                     via: None,
+                    helper: Some("abs".into()),
                 },
                 Site {
                     kind: Instability::Division,
@@ -1598,6 +1627,7 @@ mod tests {
                     column: 17,
                     count: 2,
                     via: None,
+                    helper: None,
                 },
             ],
             overflow_events: 0,
@@ -1607,6 +1637,7 @@ mod tests {
                 column: 5,
                 count: 1,
                 via: None,
+                helper: None,
             }],
             collapse_total: 1,
             collapse_overflow: 0,
@@ -1635,7 +1666,7 @@ Cancellation level: 4 digits.
 CRITICAL: self-validation failed (unstable division, multiplication or power):
 the estimated digits may be wrong; fix these first.
 Sites (most frequent first):
-  src/main.rs:12:9  cancellation  5
+  src/main.rs:12:9  cancellation  5  (inside the one-line helper `abs`: #[stochastic(track_caller)] reports its callers instead)
   src/lib.rs:3:17  division  2
 1 accuracy collapse (a significant value became a computed zero):
   src/main.rs:20:5  1
@@ -1716,7 +1747,8 @@ GPU (elements flagged per kernel):
       "line": 12,
       "column": 9,
       "count": 5,
-      "via": null
+      "via": null,
+      "helper": "abs"
     },
     {
       "kind": "division",
@@ -1724,7 +1756,8 @@ GPU (elements flagged per kernel):
       "line": 3,
       "column": 17,
       "count": 2,
-      "via": null
+      "via": null,
+      "helper": null
     }
   ],
   "overflow_events": 6,
@@ -1734,7 +1767,8 @@ GPU (elements flagged per kernel):
       "line": 20,
       "column": 5,
       "count": 1,
-      "via": null
+      "via": null,
+      "helper": null
     }
   ],
   "collapse_total": 3,

@@ -1183,6 +1183,42 @@ fn mark_track_caller(sig: &Signature, attrs: &mut Vec<Attribute>, body: Option<&
     }
 }
 
+/// For a small fn left without `#[track_caller]` (the criteria of [`mark_track_caller`]): a
+/// link-time record of its lines (`__private::SMALL_HELPERS`), so that the report can say a
+/// site is inside it at no cost on the hot path. An item statement first in the body.
+fn record_small_helper(sig: &Signature, attrs: &[Attribute], body: Option<&mut syn::Block>) {
+    // Outside a compiler run (this crate's unit tests) spans carry no source lines.
+    let Some(body) = body.filter(|_| proc_macro::is_available()) else {
+        return;
+    };
+    let marked = attrs
+        .iter()
+        .any(|a| a.path().is_ident("track_caller") || a.path().is_ident("naked"));
+    if body.stmts.len() > 1 || marked || sig.abi.is_some() || sig.asyncness.is_some() {
+        return;
+    }
+    let first = sig.fn_token.span.start().line as u32;
+    let last = body.brace_token.span.close().end().line as u32;
+    if first == 0 || last < first {
+        return; // no line information
+    }
+    let name = sig.ident.to_string();
+    let p = quote::quote!(::stoch_core::__private);
+    body.stmts.insert(
+        0,
+        syn::parse_quote! {
+            #[#p::linkme::distributed_slice(#p::SMALL_HELPERS)]
+            #[linkme(crate = #p::linkme)]
+            static __STOCH_SMALL_HELPER: #p::SmallHelper = #p::SmallHelper {
+                file: ::core::file!(),
+                first: #first,
+                last: #last,
+                name: #name,
+            };
+        },
+    );
+}
+
 /// `n as Real`: `as` converts only to primitive types, so a target named by one identifier
 /// that is no primitive is an alias of one (declared in another item, maybe of a float).
 fn is_alias_name(ty: &Type) -> bool {
@@ -1376,6 +1412,8 @@ impl VisitMut for Rewrite {
         visit_mut::visit_item_fn_mut(self, f);
         if self.track_caller && f.sig.ident != "main" {
             mark_track_caller(&f.sig, &mut f.attrs, Some(&f.block));
+        } else if f.sig.ident != "main" {
+            record_small_helper(&f.sig, &f.attrs, Some(&mut f.block));
         }
     }
 
@@ -1383,6 +1421,8 @@ impl VisitMut for Rewrite {
         visit_mut::visit_impl_item_fn_mut(self, f);
         if self.track_caller {
             mark_track_caller(&f.sig, &mut f.attrs, Some(&f.block));
+        } else {
+            record_small_helper(&f.sig, &f.attrs, Some(&mut f.block));
         }
     }
 
@@ -1390,6 +1430,8 @@ impl VisitMut for Rewrite {
         visit_mut::visit_trait_item_fn_mut(self, f);
         if self.track_caller {
             mark_track_caller(&f.sig, &mut f.attrs, f.default.as_ref());
+        } else {
+            record_small_helper(&f.sig, &f.attrs, f.default.as_mut());
         }
     }
 
