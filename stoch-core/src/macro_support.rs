@@ -318,3 +318,34 @@ pub(crate) fn small_helper(file: &str, line: u32) -> Option<&'static str> {
         .min_by_key(|h| h.last - h.first)
         .map(|h| h.name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{small_helper, SmallHelper, SMALL_HELPERS};
+
+    #[linkme::distributed_slice(SMALL_HELPERS)]
+    static OUTER: SmallHelper = SmallHelper {
+        file: "made/up.rs",
+        first: 10,
+        last: 20,
+        name: "outer",
+    };
+
+    #[linkme::distributed_slice(SMALL_HELPERS)]
+    static INNER: SmallHelper = SmallHelper {
+        file: "made/up.rs",
+        first: 12,
+        last: 12,
+        name: "inner",
+    };
+
+    #[test]
+    fn the_innermost_helper_holding_the_line() {
+        assert_eq!(small_helper("made/up.rs", 12), Some("inner"));
+        assert_eq!(small_helper("made/up.rs", 10), Some("outer"));
+        assert_eq!(small_helper("made/up.rs", 20), Some("outer"));
+        assert_eq!(small_helper("made/up.rs", 21), None);
+        assert_eq!(small_helper("made/up.rs", 9), None);
+        assert_eq!(small_helper("other.rs", 12), None);
+    }
+}
