@@ -54,6 +54,7 @@ pub mod __private {
     pub use crate::macro_support::*;
 }
 mod macro_support;
+mod small_helpers;
 
 /// `#[stochastic]`: rewrites `f32`/`f64` code to stochastic arithmetic (see `stoch-macros`).
 #[cfg(feature = "macros")]

@@ -1038,7 +1038,7 @@ fn user_line(trace: &str) -> Option<String> {
 
 /// The small helper holding `loc` (see [`Site::helper`]).
 fn helper_at(loc: &Location<'_>) -> Option<String> {
-    crate::macro_support::small_helper(loc.file(), loc.line()).map(str::to_owned)
+    crate::small_helpers::small_helper(loc.file(), loc.line()).map(str::to_owned)
 }
 
 /// Ends a site line, with the note on a small helper holding it.
