@@ -445,13 +445,7 @@ impl FastTable {
             self.restart(epoch);
             return false;
         }
-        let s = self.slot(code, addr);
-        if s.addr.load(Ordering::Relaxed) != addr || s.kind.load(Ordering::Relaxed) != code {
-            return false;
-        }
-        increment(&s.count);
-        increment(&self.kinds[usize::from(code)]);
-        true
+        self.bump_seen(epoch, code, addr)
     }
 
     /// [`bump`](Self::bump) without its restart after a reset (which is out of line).
