@@ -129,12 +129,14 @@ impl Job {
         self.done = true;
         let local = stoch_core::report();
         if self.every_rank {
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "stoch-mpi: rank {} of {}:\n{local}",
+            // One write: the ranks share the launcher's stderr, and a report written in pieces
+            // interleaves with another rank's.
+            let text = format!(
+                "stoch-mpi: rank {} of {}:\n{local}\n",
                 self.rank(),
                 self.size()
             );
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
         }
         let (job, failed) = merge_up_tree(&self.report_comm, self.job_seed, &local);
         if let Some(job) = &job {
@@ -148,13 +150,13 @@ impl Drop for Job {
     fn drop(&mut self) {
         if std::thread::panicking() {
             let local = stoch_core::report();
-            let _ = writeln!(
-                std::io::stderr().lock(),
+            let text = format!(
                 "stoch-mpi: rank {} of {} panicked: it does not join the report's gather; its \
-                 own report follows, then MPI_Abort ends the whole job.\n{local}",
+                 own report follows, then MPI_Abort ends the whole job.\n{local}\n",
                 self.rank(),
                 self.size()
             );
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
             // MPI_Abort reaches the launcher faster than this rank's stderr: without a pause
             // Hydra tore the job down before it forwarded the lines above (seen with MPICH
             // 4.0, about one run in three).
@@ -218,10 +220,14 @@ fn write_report(job: &JobReport, mode: &ReportMode) {
     match mode {
         ReportMode::Off => {}
         ReportMode::Text => {
-            let _ = writeln!(std::io::stderr().lock(), "{job}");
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(format!("{job}\n").as_bytes());
         }
         ReportMode::Json => {
-            let _ = writeln!(std::io::stderr().lock(), "{}", job.to_json());
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(format!("{}\n", job.to_json()).as_bytes());
         }
         ReportMode::JsonFile(path) => {
             if let Err(e) = std::fs::write(path, job.to_json()) {
