@@ -244,7 +244,7 @@ fn gpu_sums_of_the_symmetric_data() {
 #[cfg(feature = "gpu")]
 #[test]
 fn plain_sum_kernels_compile_with_nvrtc() {
-    use stoch::repro::gpu::{PLAIN_SUM_ENTRIES, PLAIN_SUM_NAME, PLAIN_SUM_SOURCE};
+    use stoch::repro::gpu_kernels::PLAIN_SUM;
     use stoch_gpu::nvrtc::{self, Target};
     if !nvrtc::available() {
         assert!(
@@ -257,9 +257,9 @@ fn plain_sum_kernels_compile_with_nvrtc() {
         return;
     }
     for arch in [80, 90, 100] {
-        let c = nvrtc::compile(PLAIN_SUM_NAME, PLAIN_SUM_SOURCE, Target::Real(arch), &[])
+        let c = nvrtc::compile_kernel(&PLAIN_SUM, Target::Real(arch))
             .unwrap_or_else(|e| panic!("sm_{arch}: {e}"));
-        for e in PLAIN_SUM_ENTRIES {
+        for e in PLAIN_SUM.entries {
             assert!(c.ptx.contains(&format!(".entry {e}(")), "sm_{arch}: no {e}");
         }
         assert!(
