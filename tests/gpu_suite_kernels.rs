@@ -92,13 +92,25 @@ fn suite_kernels_compile_and_the_stochastic_ones_are_directed() {
                     check.lint.directed_total()
                 ));
             } else {
-                // Plain IEEE on purpose: round-to-nearest, never directed.
+                // Plain IEEE on purpose: every floating-point operation rounded to nearest (the
+                // lint sees each one), none contracted into an FMA, no flush-to-zero.
+                let ops = &check.lint.violations;
                 assert!(
-                    check.lint.directed_total() == 0 && !check.lint.violations.is_empty(),
+                    check.lint.directed_total() == 0 && !ops.is_empty(),
                     "{}: {:?}",
                     k.name,
                     check.lint.directed
                 );
+                for op in ops.iter().map(|v| v.instruction.as_str()) {
+                    assert!(
+                        op.contains(".rn.")
+                            && !op.contains(".ftz")
+                            && !op.starts_with("fma")
+                            && !op.starts_with("mad"),
+                        "{} sm_{arch}: {op}",
+                        k.name
+                    );
+                }
             }
         }
     }
