@@ -1,8 +1,8 @@
-//! CPU references of the suite's device kernels ([`super::gpu_kernels`]): the CADNA-GPU
-//! paper's 3-D acoustic wave stencil, do/undo and the plain matrix product, with the same
-//! operations in the same order as the device code, so that a kernel and its reference can be
-//! compared digit by digit (`stoch_gpu::validate`) or, for plain IEEE code, bit for bit. They
-//! need no GPU.
+//! CPU references of the suite's device kernels (`stoch::repro::gpu_kernels`, with
+//! `--features gpu`): the CADNA-GPU paper's 3-D acoustic wave stencil, do/undo and the plain
+//! matrix product, with the same operations in the same order as the device code, so that a
+//! kernel and its reference can be compared digit by digit (`stoch_gpu::validate`) or, for
+//! plain IEEE code, bit for bit. They need no GPU.
 
 use std::ops::{Add, AddAssign, Mul, Sub};
 
