@@ -15,6 +15,7 @@ use crate::{StochFloat, Stochastic};
 
 mod arith;
 mod checks;
+#[cfg(target_arch = "x86_64")]
 mod pretest;
 #[cfg(test)]
 mod tests;

@@ -229,12 +229,14 @@ pub const fn dir_word(code: u32) -> u32 {
 /// The byte offset of the row that the direction word `dir` picks in a table of four 32-byte
 /// rows: its random bits in place.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const fn row_offset(dir: u32) -> usize {
     (dir & DIR_MASK) as usize
 }
 
 /// The samples that round down for direction code `code` (0 to 3), as mask-register bits:
 /// bit 0 `x`, bit 1 `y`, bit 2 `z` (the same convention as [`directions`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const fn down_lanes(code: u32) -> u8 {
     let (x, y) = ((code & 1) as u8, ((code >> 1) & 1) as u8);
     x | y << 1 | (1 - y) << 2
