@@ -18,13 +18,13 @@
 use core::cmp::Ordering;
 use std::panic::Location;
 
-use crate::config;
 use crate::digits::is_noise;
 use crate::instability::Instability;
 use crate::ops::check_collapse;
 use crate::report::record;
-use crate::rounding::{directions, nudge};
-use crate::{rng, StochFloat, Stochastic};
+use crate::runtime::rng::{self, directions};
+use crate::runtime::state;
+use crate::{StochFloat, Stochastic};
 
 const MATH: u8 = Instability::MathFunction.bit();
 const POW: u8 = Instability::Power.bit();
@@ -39,7 +39,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[track_caller]
     fn select_cmp(&self, other: &Self) -> (Option<Ordering>, u8) {
         let (o, noise) = self.relation(other);
-        if noise && config::on(BRANCH) {
+        if noise && state::on(BRANCH) {
             record(
                 Instability::Branching,
                 Location::caller(),
@@ -76,7 +76,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[track_caller]
     pub(crate) fn check_math(self, arg: &Self) -> Self {
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(self, [*arg], mask, Location::caller());
         self.flag_math(arg, mask)
     }
@@ -86,7 +86,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[track_caller]
     pub(crate) fn check_math2(self, a: &Self, b: &Self) -> Self {
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(self, [*a, *b], mask, Location::caller());
         if mask & MATH != 0 && (is_noise(&a.s()) || is_noise(&b.s())) {
             return self.flag(
@@ -115,7 +115,7 @@ impl<T: StochFloat> Stochastic<T> {
     fn exact_per_sample(self, f: impl Fn(T) -> T) -> Self {
         let s = self.s().map(f);
         let r = Self::from_parts_raw(s, self.fl());
-        if config::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) && !(s[0].is_nan()) {
+        if state::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) && !(s[0].is_nan()) {
             return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         r
@@ -127,7 +127,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     pub(crate) fn checked_int_cast<I: PartialEq + Copy>(self, conv: impl Fn(T) -> I) -> I {
         let c = self.s().map(&conv);
-        if config::on(INTRINSIC) && (c[0] != c[1] || c[1] != c[2]) {
+        if state::on(INTRINSIC) && (c[0] != c[1] || c[1] != c[2]) {
             record(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         conv(self.mean())
@@ -188,7 +188,7 @@ impl<T: StochFloat> Stochastic<T> {
         }
         let mut r = if n < 0 { Self::ONE.raw_div(acc) } else { acc };
         r = r.with_fl(r.fl() | self.fl());
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self], mask, Location::caller());
         if mask & POW != 0 && is_noise(&self.s()) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s()]);
@@ -219,7 +219,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn powf(self, n: Self) -> Self {
         let r = self.lib2(n, |a, b| a.powf(b));
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self, n], mask, Location::caller());
         if mask & POW != 0 && (is_noise(&self.s()) || is_noise(&n.s())) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s(), &n.s()]);
@@ -245,7 +245,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn log(self, base: Self) -> Self {
         let r = self.lib2(base, |a, b| a.log(b));
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self, base], mask, Location::caller());
         r.flag_math(&self, mask).flag_math(&base, mask)
     }
@@ -271,7 +271,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn hypot(self, other: Self) -> Self {
         let r = self.lib2(other, |a, b| a.hypot(b));
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self, other], mask, Location::caller());
         if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
@@ -303,7 +303,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn atan2(self, other: Self) -> Self {
         let r = self.lib2(other, |a, b| a.atan2(b));
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self, other], mask, Location::caller());
         if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
@@ -350,7 +350,7 @@ impl<T: StochFloat> Stochastic<T> {
         let r = Self::from_parts_raw(self.s().map(|x| x.abs()), self.fl());
         let neg = self.s().map(|x| x.is_sign_negative() && x != T::ZERO);
         let pos = self.s().map(|x| x.is_sign_positive() && x != T::ZERO);
-        if config::on(INTRINSIC) && neg.iter().any(|b| *b) && pos.iter().any(|b| *b) {
+        if state::on(INTRINSIC) && neg.iter().any(|b| *b) && pos.iter().any(|b| *b) {
             return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         r
@@ -377,7 +377,7 @@ impl<T: StochFloat> Stochastic<T> {
     pub fn fract(self) -> Self {
         let t = self.s().map(|x| x.trunc());
         let r = Self::from_parts_raw(self.s().map(|x| x - x.trunc()), self.fl());
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self], mask, Location::caller());
         if mask & INTRINSIC != 0 && (t[0] != t[1] || t[1] != t[2]) {
             return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
@@ -610,7 +610,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn sign_test(self, positive: bool) -> bool {
         let s = self.s().map(|x| x.is_sign_positive());
-        if config::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) {
+        if state::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) {
             record(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         let m = self.mean();
@@ -625,7 +625,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn test(self, f: impl Fn(T) -> bool, any: bool) -> bool {
         let b = self.s().map(f);
-        if config::on(MATH) && (b[0] != b[1] || b[1] != b[2]) {
+        if state::on(MATH) && (b[0] != b[1] || b[1] != b[2]) {
             record(Instability::MathFunction, Location::caller(), &[&self.s()]);
         }
         if any {
@@ -766,7 +766,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn to_degrees(self) -> Self {
         let r = self.raw_mul(Self::new(T::from_f64(180.0 / core::f64::consts::PI)));
-        check_collapse(r, [self], config::mask_init(), Location::caller());
+        check_collapse(r, [self], state::mask_init(), Location::caller());
         r
     }
 
@@ -783,7 +783,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn to_radians(self) -> Self {
         let r = self.raw_mul(Self::new(T::from_f64(core::f64::consts::PI / 180.0)));
-        check_collapse(r, [self], config::mask_init(), Location::caller());
+        check_collapse(r, [self], state::mask_init(), Location::caller());
         r
     }
 
@@ -874,7 +874,7 @@ impl<T: StochFloat> Stochastic<T> {
             }
         });
         let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
-        check_collapse(r, [self, rhs], config::mask_init(), Location::caller());
+        check_collapse(r, [self, rhs], state::mask_init(), Location::caller());
         self.euclid_check(rhs, r)
     }
 
@@ -910,7 +910,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[track_caller]
     #[inline]
     fn euclid_check(self, rhs: Self, r: Self) -> Self {
-        if config::on(INTRINSIC) {
+        if state::on(INTRINSIC) {
             let (a, b) = (self.s(), rhs.s());
             let q: [T; 3] = core::array::from_fn(|i| div_euclid1(a[i], b[i]));
             if (q[0] != q[1] || q[1] != q[2]) && !q.iter().any(|x| x.is_nan()) {
@@ -933,5 +933,21 @@ fn div_euclid1<T: StochFloat>(a: T, b: T) -> T {
         }
     } else {
         q
+    }
+}
+
+/// Rounds one sample of a library result (a faithful approximation) one unit toward +∞ or −∞.
+/// Zeros, infinities and NaN are returned unchanged.
+#[inline(always)]
+pub(crate) fn nudge<T: crate::StochFloat>(r: T, down: bool) -> T {
+    if r == T::ZERO || !r.is_finite() {
+        return r;
+    }
+    // A finite library result stays finite: ±MAX is not moved past itself to ±∞.
+    let moved = if down { r.next_down() } else { r.next_up() };
+    if moved.is_finite() {
+        moved
+    } else {
+        r
     }
 }

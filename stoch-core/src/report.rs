@@ -815,7 +815,7 @@ pub(crate) fn record<T: StochFloat>(
     loc: &'static Location<'static>,
     ops: &[&[T; 3]],
 ) {
-    config::ensure_init();
+    crate::runtime::state::ensure_init();
     RECORDER.tally(&LOCAL, Tally::Instability(kind.index()), loc, max_sites());
     // Built in place, sample by sample: a copy of an array assembled from 8-byte stores stalls
     // on store forwarding (about half the cost of this function when it was built that way).
@@ -852,7 +852,7 @@ pub(crate) fn record<T: StochFloat>(
 #[cold]
 #[inline(never)]
 pub(crate) fn record_collapse(loc: &'static Location<'static>) {
-    config::ensure_init();
+    crate::runtime::state::ensure_init();
     RECORDER.tally(&LOCAL, Tally::Collapse, loc, max_sites());
 }
 
@@ -1238,7 +1238,7 @@ pub fn report() -> Report {
             .chain(snap.collapses.iter().map(|(loc, _, via)| (loc, via)))
             .any(|(loc, via)| via.is_none() && in_dependency(loc.file())),
         config,
-        hardware_fma: !crate::rounding::slow_software_path(),
+        hardware_fma: !crate::arch::slow_software_path(),
     }
 }
 
