@@ -571,12 +571,16 @@ fn read_env() {
 }
 
 /// `STOCH_*` variables read by the workspace's own tools and tests (GPU and NVRTC test
-/// switches, seeds of the property tests) and the rounding-path switch `STOCH_PORTABLE`
+/// switches, seeds of the property tests) and the rounding-path choice `STOCH_PATH`
 /// (read once, when the path is chosen), not by the configuration.
-const TOOL_VARS: [&str; 8] = [
-    "STOCH_PORTABLE",
+const TOOL_VARS: &[&str] = &[
+    "STOCH_PATH",
+    "STOCH_REQUIRE_AVX2",
+    "STOCH_REQUIRE_AVX512",
     "STOCH_REQUIRE_GPU",
     "STOCH_REQUIRE_NVRTC",
+    "STOCH_REQUIRE_MPI",
+    "STOCH_REQUIRE_CORPUS",
     "STOCH_NVRTC_DIR",
     "STOCH_WORKSPACE",
     "STOCH_TEST_SEED",

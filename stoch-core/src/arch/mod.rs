@@ -441,3 +441,57 @@ impl Kernels for f32 {
         ]
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words name the path chosen, and whether the build's target or the run-time choice
+    /// picked it.
+    #[test]
+    fn describe_names_the_path_that_runs() {
+        let words = describe();
+        let want = match crate::runtime::path::chosen() {
+            Path::Avx512 => "AVX-512",
+            Path::Avx2 => "AVX2",
+            Path::Portable => "portable",
+        };
+        assert!(words.contains(want), "{words}");
+        let compiled = match crate::runtime::path::chosen() {
+            Path::Avx512 => cfg!(all(target_arch = "x86_64", target_feature = "avx512f")),
+            Path::Avx2 => cfg!(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            )),
+            Path::Portable => true,
+        };
+        assert_eq!(words.contains("chosen at run time"), !compiled, "{words}");
+    }
+
+    /// Every path's kernels, run directly, agree with the dispatched one on exact operations
+    /// (every direction gives the same samples), and the flags lane is the operands' OR.
+    #[test]
+    fn every_path_computes_exact_operations_exactly() {
+        let (a, b, c) = ([1.5, 2.5, 4.0], [0.25, 0.5, 0.125], [1.0, -1.0, 8.0]);
+        let want = [
+            [1.75, 3.0, 4.125],
+            [0.375, 1.25, 0.5],
+            [6.0, 5.0, 32.0],
+            [1.375, 0.25, 8.5],
+        ];
+        for path in Path::ALL {
+            for code in 0..4 {
+                let dir = crate::runtime::rng::dir_word(code);
+                for (op, w) in want.iter().enumerate() {
+                    let got = kernel3::<f64>(path, op as u8, a, b, c, dir);
+                    if let Some(got) = got {
+                        assert_eq!(&got, w, "{path} op {op} dir {code}");
+                    }
+                    assert_eq!(dispatch3::<f64>(op as u8, a, b, c, dir), *w, "op {op}");
+                }
+            }
+            assert!(kernel3::<f64>(Path::Portable, 4, a, b, c, 0).is_some());
+        }
+    }
+}

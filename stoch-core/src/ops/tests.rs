@@ -321,8 +321,10 @@ fn native_add64(
 fn fused_f64_sum_pretest_at_its_bounds() {
     use crate::arch::x86::asm512::*;
     use crate::runtime::tables::*;
-    if !crate::runtime::path::avx512_available() {
-        eprintln!("skipped: this processor has no AVX-512F, DQ and VL");
+    if !crate::runtime::path::processor_runs(
+        crate::runtime::path::Path::Avx512,
+        "fused_f64_sum_pretest_at_its_bounds",
+    ) {
         return;
     }
     let seed = test_seed(0x5b0d_5eed);
@@ -367,8 +369,10 @@ fn fused_f64_sum_pretest_at_its_bounds() {
 #[test]
 fn fused_pretests_answer_as_the_portable_ones() {
     use crate::arch::x86::asm512::*;
-    if !crate::runtime::path::avx512_available() {
-        eprintln!("skipped: this processor has no AVX-512F, DQ and VL");
+    if !crate::runtime::path::processor_runs(
+        crate::runtime::path::Path::Avx512,
+        "fused_pretests_answer_as_the_portable_ones",
+    ) {
         return;
     }
     let seed = test_seed(0x00f0_5ed0);

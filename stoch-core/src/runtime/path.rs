@@ -294,6 +294,26 @@ pub(crate) fn on() -> bool {
 #[inline(always)]
 fn portable_is_unlikely() {}
 
+/// For the unit tests of a path's kernels: whether the processor has `path`'s instructions. When
+/// it has not, prints that `test` is skipped and why, or, under `STOCH_REQUIRE_AVX512=1` (or
+/// `STOCH_REQUIRE_AVX2=1`), fails: a test cannot pass by not running.
+#[cfg(test)]
+pub(crate) fn processor_runs(path: Path, test: &str) -> bool {
+    let (has, var) = match path {
+        Path::Portable => return true,
+        Path::Avx2 => (avx2_available(), "STOCH_REQUIRE_AVX2"),
+        Path::Avx512 => (avx512_available(), "STOCH_REQUIRE_AVX512"),
+    };
+    if !has {
+        assert!(
+            std::env::var(var).map_or(true, |v| v != "1"),
+            "{test}: {var}=1 but this processor cannot run the {path} path"
+        );
+        eprintln!("skipped {test}: this processor cannot run the {path} path");
+    }
+    has
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
