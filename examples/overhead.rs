@@ -2,7 +2,7 @@
 //! and per operation, timed in one process.
 //!
 //! ```text
-//! cargo run --release --example overhead            # full sizes (about a minute)
+//! cargo run --release --example overhead            # full sizes (about a minute of CPU time)
 //! cargo run --release --example overhead -- --quick # tiny sizes (the test suite runs this)
 //! cargo run --release --example overhead -- --runs 11
 //! cargo run --release --example overhead -- --wall  # wall-clock instead of thread CPU time
@@ -54,28 +54,28 @@
 //! stoch overhead: median of 7 interleaved runs, thread CPU time (--wall: wall-clock time)
 //! rounding path: AVX-512 embedded rounding (target: avx512f true, avx2 true, fma true)
 //! kernel                   plain  stoch off  ratio   stoch on  ratio | CADNA off     on | goal off     on | digits  instab.
-//! dot f64 1e6            1.68 ms    7.65 ms   4.5x    9.08 ms   5.4x |      9.1x  15.9x |     4.5x   5.3x |     13        0
-//! matmul f64 200x200     5.03 ms   31.25 ms   6.2x   53.83 ms  10.7x |      8.8x  21.5x |     4.4x   7.2x |     11      188
-//! wave f32 64^3 x100   142.82 ms     1.75 s  12.3x     3.32 s  23.3x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
-//! sum f32 1e6           834.8 us    3.30 ms   4.0x    4.73 ms   5.7x |      4.2x  11.1x |     3.0x   3.7x |      4        0
-//! nbody f64 5 x500000   22.17 ms  416.96 ms  18.8x  716.19 ms  32.3x |     24.0x  67.0x |        -  28.0x |     13      641
-//! spectral f64 n=1000   55.92 ms  460.40 ms   8.2x  663.28 ms  11.9x |         -  15.3x |        -  12.0x |     14        0
+//! dot f64 1e6            1.82 ms    7.38 ms   4.0x    9.72 ms   5.3x |      9.1x  15.9x |     4.5x   5.3x |     13        0
+//! matmul f64 200x200     5.13 ms   34.87 ms   6.8x   56.49 ms  11.0x |      8.8x  21.5x |     4.4x   7.2x |     11      188
+//! wave f32 64^3 x100   110.71 ms     1.66 s  15.0x     3.21 s  29.0x |     47.0x 111.0x |    23.0x  37.0x |      5    14423
+//! sum f32 1e6           766.1 us    3.38 ms   4.4x    4.84 ms   6.3x |      4.2x  11.1x |     3.0x   3.7x |      4        0
+//! nbody f64 5 x400000   18.45 ms  391.30 ms  21.2x  650.66 ms  35.3x |     24.0x  67.0x |        -  28.0x |     12      525
+//! spectral f64 n=1000   57.70 ms  457.96 ms   7.9x  735.74 ms  12.8x |         -  15.3x |        -  12.0x |     14        0
 //! ratios: stochastic time / plain time. CADNA: CADNA 3.1.12 on the project's machine (issues 2 and 3; nbody and spectral: issue 26, an AVX2 AMD EPYC); goals: half of CADNA's ratio with detection off, a third with it on (at -C target-cpu=native; nbody and spectral: issue 26's targets with every check). digits: exact digits of the stochastic result (matmul: the least over C; nbody: the final energy). instab.: instabilities found in one run with every check on.
 //!
 //! per operation, ns (ratio to plain): stream = 1024 independent operations, chain = each waits for the one before
 //! op            stream       stoch off        stoch on |   chain       stoch off        stoch on
-//! + f32          0.078    1.69 (21.5x)    3.98 (50.7x) |   0.653     3.98 (6.1x)     5.00 (7.7x)
-//! * f32          0.087    1.70 (19.7x)    3.57 (41.2x) |   1.327     6.09 (4.6x)     6.96 (5.2x)
-//! / f32          0.212    6.89 (32.4x)    7.38 (34.7x) |   3.659    11.54 (3.2x)    12.74 (3.5x)
-//! sqrt f32       0.255    8.39 (32.9x)    8.52 (33.4x) |   5.025    17.14 (3.4x)    22.87 (4.6x)
-//! mul_add f32    0.091    2.86 (31.4x)    4.58 (50.3x) |   1.336     4.97 (3.7x)     6.45 (4.8x)
-//! + f64          0.191    3.33 (17.5x)    5.31 (27.9x) |   0.671     5.56 (8.3x)     6.06 (9.0x)
-//! * f64          0.183    3.11 (17.0x)    3.26 (17.8x) |   1.334     5.86 (4.4x)     7.37 (5.5x)
-//! / f64          0.670   10.92 (16.3x)   11.14 (16.6x) |   4.706    15.70 (3.3x)    16.11 (3.4x)
-//! sqrt f64       1.033   14.45 (14.0x)   14.59 (14.1x) |   6.928    24.17 (3.5x)    26.07 (3.8x)
-//! mul_add f64    0.247    3.56 (14.4x)    4.81 (19.5x) |   1.369     3.80 (2.8x)     5.26 (3.8x)
-//! sqrt f32 chain less the + chain: plain 4.372 ns, stoch off 13.16 ns (3.0x), on 17.87 ns (4.1x)
-//! sqrt f64 chain less the + chain: plain 6.258 ns, stoch off 18.60 ns (3.0x), on 20.01 ns (3.2x)
+//! + f32          0.080    2.62 (32.9x)    5.18 (65.1x) |   0.661     4.22 (6.4x)     5.77 (8.7x)
+//! * f32          0.088    2.81 (31.8x)    5.15 (58.3x) |   1.468     6.42 (4.4x)     7.56 (5.2x)
+//! / f32          0.221    6.93 (31.3x)    7.68 (34.7x) |   3.627    11.70 (3.2x)    12.72 (3.5x)
+//! sqrt f32       0.258    8.29 (32.1x)    8.81 (34.2x) |   5.008    17.57 (3.5x)    23.56 (4.7x)
+//! mul_add f32    0.104    3.94 (37.9x)    5.44 (52.3x) |   1.325     4.83 (3.6x)     6.06 (4.6x)
+//! + f64          0.125    3.26 (26.2x)    4.22 (33.9x) |   0.672     5.08 (7.6x)     5.38 (8.0x)
+//! * f64          0.163    3.79 (23.3x)    4.01 (24.6x) |   1.349     5.98 (4.4x)     7.27 (5.4x)
+//! / f64          0.678   11.22 (16.5x)   11.25 (16.6x) |   4.691    15.69 (3.3x)    16.08 (3.4x)
+//! sqrt f64       1.009   14.47 (14.3x)   14.37 (14.2x) |   7.255    24.45 (3.4x)    28.10 (3.9x)
+//! mul_add f64    0.157    3.45 (21.9x)    4.41 (28.0x) |   1.350     3.77 (2.8x)     5.82 (4.3x)
+//! sqrt f32 chain less the + chain: plain 4.347 ns, stoch off 13.35 ns (3.1x), on 17.79 ns (4.1x)
+//! sqrt f64 chain less the + chain: plain 6.584 ns, stoch off 19.37 ns (2.9x), on 22.72 ns (3.5x)
 //! ```
 
 use std::hint::black_box;
