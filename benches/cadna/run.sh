@@ -36,6 +36,10 @@ if [ ! -f "$prefix/lib/libcadnaC.a" ]; then
     || { echo "CADNA build failed: see $work/configure.log and $work/make.log" >&2; exit 1; }
 fi
 
+echo "CADNA 3.1.12 from $work; $("$cxx" --version | head -1);" \
+  "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
+uptime
+
 # The kernels, with each flag set (CADNA needs -frounding-math: it switches the rounding mode),
 # each run with CADNA's checks off and on in its own process.
 for flags in "-O3 -frounding-math" "-O3 -march=native -frounding-math"; do
