@@ -287,7 +287,17 @@ fn overhead_example_runs_quick() {
     let out = run("overhead", &["--quick"], &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", stderr(&out));
-    for kernel in ["dot f64", "matmul f64", "wave f32", "sum f32"] {
+    for kernel in [
+        "dot f64",
+        "matmul f64",
+        "wave f32",
+        "sum f32",
+        "nbody f64",
+        "spectral f64",
+        "per operation",
+        "sqrt f32",
+        "mul_add f64",
+    ] {
         assert!(stdout.contains(kernel), "{kernel}: {stdout}");
     }
     assert!(stdout.contains("rounding path:"), "{stdout}");
