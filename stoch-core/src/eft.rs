@@ -253,20 +253,28 @@ pub fn two_product_dekker<T: EftFloat>(a: T, b: T) -> (T, T) {
     (p, e)
 }
 
+/// SplitMix64: seeded data for the tests of the transformations and of the accumulators.
+#[cfg(test)]
+#[derive(Clone)]
+pub(crate) struct SplitMix(pub(crate) u64);
+
+#[cfg(test)]
+impl SplitMix {
+    /// The next 64 random bits.
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// SplitMix64, enough for seeded test data.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
+    impl SplitMix {
         /// A random f64 with random sign and exponent in [-r, r].
         fn f64(&mut self, r: u64) -> f64 {
             let m = (self.next() >> 11) as f64 / (1u64 << 53) as f64 + 0.5;
@@ -280,7 +288,7 @@ mod tests {
     #[test]
     fn f32_transformations_are_exact() {
         let seed = 0x5EED_0001;
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix(seed);
         for i in 0..100_000 {
             let a = rng.f64(14) as f32;
             let b = rng.f64(14) as f32;
@@ -314,7 +322,7 @@ mod tests {
     #[test]
     fn f64_transformations_are_exact() {
         let seed = 0x5EED_0002;
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix(seed);
         for i in 0..100_000 {
             let a = rng.f64(30);
             let b = rng.f64(30);

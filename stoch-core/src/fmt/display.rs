@@ -401,53 +401,46 @@ mod tests {
         v
     }
 
+    /// Prints, for each spread down to `10^-finest`, the value `show` builds with it, and
+    /// checks the text against [`DIGIT_LADDER`], the digits never decreasing as the spread
+    /// narrows, and every count from 0 to `full` met.
+    fn check_ladder(finest: i32, full: usize, show: impl Fn(f64) -> (String, usize)) {
+        let mut seen = Vec::new();
+        for d in spreads(finest) {
+            let (text, n) = show(d);
+            assert_eq!(text, DIGIT_LADDER[n], "spread {d:e}, {n} digits");
+            seen.push(n);
+        }
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+        for n in 0..=full {
+            assert!(seen.contains(&n), "no case with {n} digits: {seen:?}");
+        }
+    }
+
     #[test]
     fn display_digit_ladder_f64() {
         let m = 0.802469135802469;
-        let mut seen = Vec::new();
-        for d in spreads(17) {
+        check_ladder(17, 15, |d| {
             let x = Sf64::from_samples([m * (1.0 - d), m, m * (1.0 + d)]);
             let n = x.digits() as usize;
-            assert_eq!(format!("{x}"), DIGIT_LADDER[n], "spread {d:e}, {n} digits");
             let neg = if n == 0 {
                 "@.0".to_string()
             } else {
                 format!("-{}", DIGIT_LADDER[n])
             };
             assert_eq!(format!("{}", -x), neg);
-            seen.push(n);
-        }
-        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
-        for n in 0..=15 {
-            assert!(seen.contains(&n), "no case with {n} digits: {seen:?}");
-        }
+            (format!("{x}"), n)
+        });
     }
 
     #[test]
     fn display_digit_ladder_f32() {
         let m = 0.802_469_1_f32;
-        let want = [
-            "@.0",
-            "8e-1",
-            "8.0e-1",
-            "8.02e-1",
-            "8.025e-1",
-            "8.0247e-1",
-            "8.02469e-1",
-            "8.024691e-1",
-        ];
-        let mut seen = Vec::new();
-        for d in spreads(9) {
+        check_ladder(9, 7, |d| {
             let d = d as f32;
             let x = Sf32::from_samples([m * (1.0 - d), m, m * (1.0 + d)]);
-            let n = x.digits() as usize;
-            assert_eq!(format!("{x}"), want[n], "spread {d:e}, {n} digits");
-            seen.push(n);
-        }
-        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
-        for n in 0..=7 {
-            assert!(seen.contains(&n), "no case with {n} digits: {seen:?}");
-        }
+            (format!("{x}"), x.digits() as usize)
+        });
         assert_eq!(format!("{}", Sf32::new(0.1)), "1.000000e-1");
         assert_eq!(format!("{}", Sf32::new(1.0) / 3.0), "3.333333e-1");
         assert_eq!(format!("{:#}", Sf32::new(0.1)), " 0.1000000E+000");

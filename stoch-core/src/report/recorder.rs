@@ -227,6 +227,42 @@ mod tests {
         };
     }
 
+    /// A live thread that runs `work` at each [`step`](Worker::step) and hands back its result,
+    /// until [`stop`](Worker::stop) ends it: its shard stays registered in between.
+    struct Worker<T> {
+        go: std::sync::mpsc::Sender<bool>,
+        done: std::sync::mpsc::Receiver<T>,
+        thread: std::thread::JoinHandle<()>,
+    }
+
+    impl<T: Send + 'static> Worker<T> {
+        fn spawn(work: impl Fn() -> T + Send + 'static) -> Self {
+            let (done, wait_done) = std::sync::mpsc::channel();
+            let (go, wait_go) = std::sync::mpsc::channel();
+            let thread = std::thread::spawn(move || {
+                while wait_go.recv().unwrap() {
+                    done.send(work()).unwrap();
+                }
+            });
+            Worker {
+                go,
+                done: wait_done,
+                thread,
+            }
+        }
+
+        fn step(&self) -> T {
+            self.go.send(true).unwrap();
+            self.done.recv().unwrap()
+        }
+
+        /// Ends the thread and waits until its thread-local destructors ran.
+        fn stop(self) {
+            self.go.send(false).unwrap();
+            self.thread.join().unwrap();
+        }
+    }
+
     /// The location of the call: a distinct `&'static Location` per call site.
     #[track_caller]
     fn here() -> &'static Location<'static> {
@@ -289,23 +325,18 @@ mod tests {
     fn live_shards_are_counted_once() {
         recorder!(R, L);
         let a = here();
-        let (ready, wait_ready) = std::sync::mpsc::channel();
-        let (go, wait_go) = std::sync::mpsc::channel::<()>();
-        let t = std::thread::spawn(move || {
+        let worker = Worker::spawn(move || {
             for _ in 0..5 {
                 R.tally(&L, DIVISION, a, 10);
             }
-            ready.send(()).unwrap();
-            wait_go.recv().unwrap();
         });
-        wait_ready.recv().unwrap();
+        worker.step();
         R.tally(&L, DIVISION, a, 10);
         assert_eq!(R.registry().shards.len(), 2);
         let alive = R.snapshot();
         assert_eq!(alive.counts.kinds[0], 6);
         assert_eq!(at(&alive, Instability::Division, a), 6);
-        go.send(()).unwrap();
-        t.join().unwrap();
+        worker.stop();
         assert_eq!(R.registry().shards.len(), 1);
         assert_eq!(R.snapshot(), alive);
     }
@@ -389,20 +420,14 @@ mod tests {
     fn seen_sites_are_counted_by_the_fast_table() {
         recorder!(R, L);
         let (a, b) = (here(), here());
-        let (done, wait_done) = std::sync::mpsc::channel();
-        let (go, wait_go) = std::sync::mpsc::channel::<bool>();
-        let t = std::thread::spawn(move || {
-            while wait_go.recv().unwrap() {
-                for _ in 0..1000 {
-                    R.tally(&L, DIVISION, a, 10);
-                    R.tally(&L, Tally::Collapse, a, 10);
-                }
-                let shard = L.with(|l| lock(&l.shard).counts);
-                done.send(shard).unwrap();
+        let worker = Worker::spawn(move || {
+            for _ in 0..1000 {
+                R.tally(&L, DIVISION, a, 10);
+                R.tally(&L, Tally::Collapse, a, 10);
             }
+            L.with(|l| lock(&l.shard).counts)
         });
-        go.send(true).unwrap();
-        let shard = wait_done.recv().unwrap();
+        let shard = worker.step();
         // The shard counted the first meeting of each site, the table the 999 others.
         assert_eq!((shard.kinds[0], shard.collapse_total), (1, 1));
         let snap = R.snapshot();
@@ -415,14 +440,12 @@ mod tests {
         R.reset();
         assert_eq!(R.snapshot(), Snapshot::default());
         R.tally(&L, DIVISION, b, 10);
-        go.send(true).unwrap();
-        wait_done.recv().unwrap();
+        worker.step();
         let snap = R.snapshot();
         assert_eq!(at(&snap, Instability::Division, a), 1000);
         assert_eq!(at(&snap, Instability::Division, b), 1);
         assert_eq!(snap.counts.kinds[0], 1001);
-        go.send(false).unwrap();
-        t.join().unwrap();
+        worker.stop();
         // The ended thread's table went to the totals.
         let snap = R.snapshot();
         assert_eq!(at(&snap, Instability::Division, a), 1000);
@@ -433,18 +456,11 @@ mod tests {
     fn reset_clears_live_shards_and_their_site_numbers() {
         recorder!(R, L);
         let (a, b) = (here(), here());
-        let (done, wait_done) = std::sync::mpsc::channel();
-        let (go, wait_go) = std::sync::mpsc::channel::<bool>();
-        let t = std::thread::spawn(move || {
-            // Each message: record at `a`, or end.
-            while wait_go.recv().unwrap() {
-                R.tally(&L, DIVISION, a, 10);
-                R.tally(&L, Tally::Collapse, a, 10);
-                done.send(()).unwrap();
-            }
+        let worker = Worker::spawn(move || {
+            R.tally(&L, DIVISION, a, 10);
+            R.tally(&L, Tally::Collapse, a, 10);
         });
-        go.send(true).unwrap();
-        wait_done.recv().unwrap();
+        worker.step();
         assert_eq!(at(&R.snapshot(), Instability::Division, a), 1);
         R.record_gpu("k", Instability::Power, 2);
         R.reset();
@@ -452,15 +468,13 @@ mod tests {
         // `b` takes number 0, the number `a` had before the reset; the live thread must not
         // count `a` under it.
         R.tally(&L, DIVISION, b, 10);
-        go.send(true).unwrap();
-        wait_done.recv().unwrap();
+        worker.step();
         let snap = R.snapshot();
         assert_eq!(snap.counts.kinds[0], 2);
         assert_eq!(at(&snap, Instability::Division, a), 1);
         assert_eq!(at(&snap, Instability::Division, b), 1);
         assert_eq!(snap.collapses, [(a, 1, None)]);
-        go.send(false).unwrap();
-        t.join().unwrap();
+        worker.stop();
     }
 
     #[test]
