@@ -73,32 +73,13 @@ use nalgebra::{DefaultAllocator, Dim, Matrix, OMatrix, Storage};
 use simba::scalar::{ComplexField, Field, RealField, SubsetOf};
 use simba::simd::{PrimitiveSimdValue, SimdValue};
 
+use crate::num_traits_impl::forward;
 use crate::Stochastic;
-
-/// Trait methods that are the inherent method of the same name, `#[track_caller]` so that an
-/// instability is recorded at nalgebra's line: `name(args) -> type;` each, after `&self:` for
-/// methods that take `&self`.
-macro_rules! forward {
-    (&self: $($name:ident() -> $ret:ty;)*) => {$(
-        #[track_caller]
-        #[inline]
-        fn $name(&self) -> $ret {
-            Stochastic::$name(*self)
-        }
-    )*};
-    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
-        #[track_caller]
-        #[inline]
-        fn $name(self, $($arg: $ty),*) -> $ret {
-            Stochastic::$name(self, $($arg),*)
-        }
-    )*};
-}
 
 /// Unary trait methods that are the inherent method of the same name (see `forward!`).
 macro_rules! same {
     ($($name:ident),*) => {
-        forward!($($name() -> Self;)*);
+        forward!(Stochastic: $($name() -> Self;)*);
     };
 }
 
@@ -256,6 +237,7 @@ macro_rules! impl_nalgebra {
                 cbrt
             );
             forward! {
+                Stochastic:
                 mul_add(a: Self, b: Self) -> Self;
                 abs() -> Self;
                 hypot(other: Self) -> Self;
@@ -265,6 +247,7 @@ macro_rules! impl_nalgebra {
                 self
             }
             forward! {
+                Stochastic:
                 sin_cos() -> (Self, Self);
                 log(base: Self) -> Self;
                 powi(n: i32) -> Self;
@@ -275,7 +258,7 @@ macro_rules! impl_nalgebra {
             fn powc(self, n: Self) -> Self {
                 Stochastic::powf(self, n)
             }
-            forward!(&self: is_finite() -> bool;);
+            forward!(Stochastic, &self: is_finite() -> bool;);
             /// `None` when `self < 0` as a stochastic relation (noise around zero is not
             /// negative: its square root is taken, and reported as a math-function instability).
             #[track_caller]
@@ -291,7 +274,8 @@ macro_rules! impl_nalgebra {
 
         impl RealField for Stochastic<$t> {
             forward! {
-                &self: is_sign_positive() -> bool;
+                Stochastic, &self:
+                is_sign_positive() -> bool;
                 is_sign_negative() -> bool;
             }
             #[inline]
@@ -299,6 +283,7 @@ macro_rules! impl_nalgebra {
                 Stochastic::copysign(self, sign)
             }
             forward! {
+                Stochastic:
                 max(other: Self) -> Self;
                 min(other: Self) -> Self;
                 clamp(min: Self, max: Self) -> Self;

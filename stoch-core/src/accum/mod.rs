@@ -226,6 +226,27 @@ pub fn chunks<T>(xs: &[T], workers: usize) -> impl Iterator<Item = &[T]> {
     })
 }
 
+/// Declares an accumulator `Name<T>` of two words of `T`, both zero in an empty sum.
+macro_rules! two_words {
+    ($(#[$attr:meta])* $name:ident { $a:ident, $b:ident }) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name<T> {
+            $a: T,
+            $b: T,
+        }
+
+        impl<T: EftFloat> Default for $name<T> {
+            fn default() -> Self {
+                Self {
+                    $a: T::zero(),
+                    $b: T::zero(),
+                }
+            }
+        }
+    };
+}
+
 /// Recursive summation `s = s + x` in working precision (seed 002's method A for `f32`).
 ///
 /// ```
@@ -264,26 +285,15 @@ impl<T: EftFloat> Accumulator<T> for Naive<T> {
     }
 }
 
-/// Kahan's compensated summation: the rounding error of each addition is subtracted from
-/// the next term. The final compensation is applied by [`Accumulator::result`].
-///
-/// ```
-/// use stoch_core::accum::{sum, Kahan};
-/// assert_eq!(sum::<Kahan<f32>, _>(&[0.1; 10]), 1.0);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Kahan<T> {
-    s: T,
-    c: T,
-}
-
-impl<T: EftFloat> Default for Kahan<T> {
-    fn default() -> Self {
-        Self {
-            s: T::zero(),
-            c: T::zero(),
-        }
-    }
+two_words! {
+    /// Kahan's compensated summation: the rounding error of each addition is subtracted from
+    /// the next term. The final compensation is applied by [`Accumulator::result`].
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, Kahan};
+    /// assert_eq!(sum::<Kahan<f32>, _>(&[0.1; 10]), 1.0);
+    /// ```
+    Kahan { s, c }
 }
 
 impl<T: EftFloat> Accumulator<T> for Kahan<T> {
@@ -310,26 +320,15 @@ impl<T: EftFloat> Accumulator<T> for Kahan<T> {
     }
 }
 
-/// Neumaier's improved Kahan-Babuška summation: TwoSum-like error of each addition (choosing
-/// the formula by magnitude) accumulated apart and added at the end.
-///
-/// ```
-/// use stoch_core::accum::{sum, Neumaier};
-/// assert_eq!(sum::<Neumaier<f64>, _>(&[1.0, 1.0e100, 1.0, -1.0e100]), 2.0);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Neumaier<T> {
-    s: T,
-    c: T,
-}
-
-impl<T: EftFloat> Default for Neumaier<T> {
-    fn default() -> Self {
-        Self {
-            s: T::zero(),
-            c: T::zero(),
-        }
-    }
+two_words! {
+    /// Neumaier's improved Kahan-Babuška summation: TwoSum-like error of each addition (choosing
+    /// the formula by magnitude) accumulated apart and added at the end.
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, Neumaier};
+    /// assert_eq!(sum::<Neumaier<f64>, _>(&[1.0, 1.0e100, 1.0, -1.0e100]), 2.0);
+    /// ```
+    Neumaier { s, c }
 }
 
 impl<T: EftFloat> Accumulator<T> for Neumaier<T> {
@@ -428,27 +427,16 @@ impl<T: EftFloat> Accumulator<T> for Pairwise<T> {
     }
 }
 
-/// Takahashi & Iitaka's trick (seed 002, Figures 3 and 4): the sum is a pair `(hs, ls)`;
-/// each term is added with Knuth & Dekker's TwoSum (eq. 7), the low parts are added, and
-/// the pair is renormalised with FastTwoSum (eq. 5). Ten operations per term.
-///
-/// ```
-/// use stoch_core::accum::{sum, TakahashiIitaka};
-/// assert_eq!(sum::<TakahashiIitaka<f32>, _>(&[1.0, 1.0e-8, -1.0]), 1.0e-8);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct TakahashiIitaka<T> {
-    hs: T,
-    ls: T,
-}
-
-impl<T: EftFloat> Default for TakahashiIitaka<T> {
-    fn default() -> Self {
-        Self {
-            hs: T::zero(),
-            ls: T::zero(),
-        }
-    }
+two_words! {
+    /// Takahashi & Iitaka's trick (seed 002, Figures 3 and 4): the sum is a pair `(hs, ls)`;
+    /// each term is added with Knuth & Dekker's TwoSum (eq. 7), the low parts are added, and
+    /// the pair is renormalised with FastTwoSum (eq. 5). Ten operations per term.
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, TakahashiIitaka};
+    /// assert_eq!(sum::<TakahashiIitaka<f32>, _>(&[1.0, 1.0e-8, -1.0]), 1.0e-8);
+    /// ```
+    TakahashiIitaka { hs, ls }
 }
 
 impl<T: EftFloat> Accumulator<T> for TakahashiIitaka<T> {
@@ -476,28 +464,17 @@ impl<T: EftFloat> Accumulator<T> for TakahashiIitaka<T> {
     }
 }
 
-/// Nitadori's trick (seed 002, Figure 5): FastTwoSum of the high word and the term, the low
-/// words simply added. Four operations per term, exact only while `|hs| >= |term|` (the
-/// accumulated value must dominate each term, which fails at the start of a sum from zero);
-/// the low word is not renormalised, so it grows with the number of terms.
-///
-/// ```
-/// use stoch_core::accum::{sum, Nitadori};
-/// assert_eq!(sum::<Nitadori<f32>, _>(&[1.0e8, 1.0, 1.0, -1.0e8]), 2.0);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Nitadori<T> {
-    hs: T,
-    ls: T,
-}
-
-impl<T: EftFloat> Default for Nitadori<T> {
-    fn default() -> Self {
-        Self {
-            hs: T::zero(),
-            ls: T::zero(),
-        }
-    }
+two_words! {
+    /// Nitadori's trick (seed 002, Figure 5): FastTwoSum of the high word and the term, the low
+    /// words simply added. Four operations per term, exact only while `|hs| >= |term|` (the
+    /// accumulated value must dominate each term, which fails at the start of a sum from zero);
+    /// the low word is not renormalised, so it grows with the number of terms.
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, Nitadori};
+    /// assert_eq!(sum::<Nitadori<f32>, _>(&[1.0e8, 1.0, 1.0, -1.0e8]), 2.0);
+    /// ```
+    Nitadori { hs, ls }
 }
 
 impl<T: EftFloat> Accumulator<T> for Nitadori<T> {
