@@ -79,64 +79,44 @@ pub trait EftFloat:
     }
 }
 
-impl EftFloat for f32 {
-    const MANTISSA_DIGITS: u32 = f32::MANTISSA_DIGITS;
-    const SPLITTER: f64 = 4097.0;
-    const NAME: &'static str = "f32";
-    #[inline]
-    fn zero() -> Self {
-        0.0
-    }
-    #[inline]
-    fn one() -> Self {
-        1.0
-    }
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        x as f32
-    }
-    #[inline]
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    #[inline]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        f32::mul_add(self, a, b)
-    }
-    #[inline]
-    fn abs_ge(self, other: Self) -> bool {
-        self.abs() >= other.abs()
-    }
+/// `EftFloat` for a primitive float, with Dekker's splitting constant `$splitter`.
+macro_rules! eft_float {
+    ($($t:ident: $splitter:expr;)*) => {$(
+        impl EftFloat for $t {
+            const MANTISSA_DIGITS: u32 = $t::MANTISSA_DIGITS;
+            const SPLITTER: f64 = $splitter;
+            const NAME: &'static str = stringify!($t);
+            #[inline]
+            fn zero() -> Self {
+                0.0
+            }
+            #[inline]
+            fn one() -> Self {
+                1.0
+            }
+            #[inline]
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                $t::mul_add(self, a, b)
+            }
+            #[inline]
+            fn abs_ge(self, other: Self) -> bool {
+                self.abs() >= other.abs()
+            }
+        }
+    )*};
 }
 
-impl EftFloat for f64 {
-    const MANTISSA_DIGITS: u32 = f64::MANTISSA_DIGITS;
-    const SPLITTER: f64 = 134_217_729.0;
-    const NAME: &'static str = "f64";
-    #[inline]
-    fn zero() -> Self {
-        0.0
-    }
-    #[inline]
-    fn one() -> Self {
-        1.0
-    }
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        x
-    }
-    #[inline]
-    fn to_f64(self) -> f64 {
-        self
-    }
-    #[inline]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        f64::mul_add(self, a, b)
-    }
-    #[inline]
-    fn abs_ge(self, other: Self) -> bool {
-        self.abs() >= other.abs()
-    }
+eft_float! {
+    f32: 4097.0;
+    f64: 134_217_729.0;
 }
 
 /// Knuth's TwoSum: `(s, e)` with `s = fl(a + b)` and `a + b = s + e` exactly, for any `a`, `b`.

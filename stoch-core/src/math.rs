@@ -71,14 +71,22 @@ impl<T: StochFloat> Stochastic<T> {
         Self::from_parts_raw(s, self.fl() | other.fl())
     }
 
+    /// `f` of two arguments, checked for an accuracy collapse; and the detection mask.
+    #[track_caller]
+    #[inline]
+    fn lib2_collapse(self, other: Self, f: impl Fn(T, T) -> T) -> (Self, u8) {
+        let r = self.lib2(other, f);
+        let mask = config::mask_init();
+        check_collapse(r, [self, other], mask, Location::caller());
+        (r, mask)
+    }
+
     /// `f` of two arguments with its checks: an accuracy collapse, and MathFunction when both
     /// arguments are numerical noise (`hypot`, `atan2`).
     #[track_caller]
     #[inline]
     fn lib2_checked(self, other: Self, f: impl Fn(T, T) -> T) -> Self {
-        let r = self.lib2(other, f);
-        let mask = config::mask_init();
-        check_collapse(r, [self, other], mask, Location::caller());
+        let (r, mask) = self.lib2_collapse(other, f);
         if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
             return r.flag(
                 Instability::MathFunction,
@@ -236,9 +244,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn powf(self, n: Self) -> Self {
-        let r = self.lib2(n, |a, b| a.powf(b));
-        let mask = config::mask_init();
-        check_collapse(r, [self, n], mask, Location::caller());
+        let (r, mask) = self.lib2_collapse(n, |a, b| a.powf(b));
         if mask & POW != 0 && (is_noise(&self.s()) || is_noise(&n.s())) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s(), &n.s()]);
         }
@@ -262,9 +268,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn log(self, base: Self) -> Self {
-        let r = self.lib2(base, |a, b| a.log(b));
-        let mask = config::mask_init();
-        check_collapse(r, [self, base], mask, Location::caller());
+        let (r, mask) = self.lib2_collapse(base, |a, b| a.log(b));
         r.flag_math(&self, mask).flag_math(&base, mask)
     }
 

@@ -136,16 +136,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn alternate_matches_cadna_f64() {
+    fn alternate_matches_cadna_cases() {
         for (case, bits, want) in CADNA_F64 {
             assert_eq!(format!("{:#}", f64s(*bits)), *want, "{case}");
         }
-    }
-
-    #[test]
-    fn alternate_matches_cadna_f32() {
         for (case, bits, want) in CADNA_F32 {
-            assert_eq!(format!("{:#}", f32s(*bits)), *want, "{case}");
+            assert_eq!(format!("{:#}", f32s(*bits)), *want, "f32 {case}");
         }
     }
 
