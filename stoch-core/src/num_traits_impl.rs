@@ -165,6 +165,7 @@ macro_rules! forward {
         }
     )*};
 }
+#[cfg(feature = "nalgebra")]
 pub(crate) use forward;
 
 /// Unary methods that are `Stochastic`'s inherent methods of the same name.

@@ -1,6 +1,6 @@
 //! `{:#}`: the string CADNA 3.1.12 prints for the same samples.
 //!
-//! CADNA's format. Every operation below mirrors, in round-to-nearest, the arithmetic CADNA
+//! Every function here mirrors, in round-to-nearest, the arithmetic CADNA
 //! 3.1.12 performs when it prints a value (observed and checked against its output on 40 000
 //! sample triplets), including its quirks: the mean is `x/3 + y/3 + z/3` in the sample type,
 //! the digits are produced by repeated multiplication by ten and truncation, and the digit
