@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::document::report;
 use crate::config::{self, Config, ReportMode};
 
+/// Whether [`finish`] wrote the report (cleared by `reset`, so that it writes again).
 pub(super) static PRINTED: AtomicBool = AtomicBool::new(false);
 
 /// Whether the exit-time report is registered.

@@ -15,6 +15,7 @@ use crate::StochFloat;
 
 type Hook = Arc<dyn Fn(&Event) + Send + Sync>;
 
+/// The hook of [`set_hook`], and whether there is one (read without the lock on every event).
 static HOOK: RwLock<Option<Hook>> = RwLock::new(None);
 static HAS_HOOK: AtomicBool = AtomicBool::new(false);
 
