@@ -11,8 +11,10 @@
 //! then the digit histograms, the worst elements, the instabilities found on the GPU (merged
 //! into the stoch report), and the time of a stochastic wave step against a plain one on a
 //! `time-n`^3 grid, with all instability checks, with CADNA-GPU's set (multiplication, division,
-//! branching) and with none; the last two compile the shipped kernel as a user kernel with
-//! `-DSTOCH_DETECT=...`, the documented `unsafe` launch path.
+//! branching) and with none; the last two compile the suite's wave kernel again with
+//! `-DSTOCH_DETECT=...` ([`Gpu::user_function`](stoch_gpu::Gpu::user_function)). The wave
+//! kernels are the repro suite's own (`stoch::repro::gpu_kernels`, launched through
+//! `stoch-gpu`'s public launch API), the matrix product is the library's.
 //!
 //! Without a GPU (or without the `gpu` feature) it says why and exits with status 0.
 
@@ -61,9 +63,11 @@ fn main() {
 mod gpu_demo {
     use std::time::Instant;
 
+    use stoch::repro::gpu_kernels::{self, entry, plain_wave_step, wave_step, WAVE};
+    use stoch::repro::gpu_reference::WaveProblem;
     use stoch_core::Sf32;
-    use stoch_gpu::reference::{self, WaveProblem};
-    use stoch_gpu::{record_flags, validate, Gpu, Result};
+    use stoch_gpu::kernels::SHIPPED_DEFINES;
+    use stoch_gpu::{record_flags, reference, validate, DeviceBuffer, Gpu, Result};
 
     pub fn run(gpu: &Gpu, n: usize, steps: usize, tn: usize) -> Result<()> {
         let (major, minor) = stoch_gpu::nvrtc::version()?;
@@ -98,14 +102,14 @@ mod gpu_demo {
             gpu.zeros_plain::<f32>(p.u0.len())?,
         );
         for _ in 0..steps {
-            gpu.plain_wave_step(&a, &b, &mut c, &vel, p.dims)?;
+            plain_wave_step(gpu, &a, &b, &mut c, &vel, p.dims)?;
             std::mem::swap(&mut a, &mut b);
             std::mem::swap(&mut b, &mut c);
         }
         let ieee_gpu = gpu.download_plain(&b)?;
 
         // Stochastic, GPU then CPU, compared element by element.
-        let init: Vec<Sf32> = p.u0.iter().map(|&v| Sf32::new(v)).collect();
+        let init = p.u0_stochastic();
         let mut cpu_stoch_s = 0.0;
         let check = validate::validate(
             || {
@@ -115,7 +119,7 @@ mod gpu_demo {
                     gpu.zeros::<f32>(init.len())?,
                 );
                 for _ in 0..steps {
-                    gpu.wave_step(&u0, &u1, &mut u2, &vel, p.dims)?;
+                    wave_step(gpu, &u0, &u1, &mut u2, &vel, p.dims)?;
                     std::mem::swap(&mut u0, &mut u1);
                     std::mem::swap(&mut u1, &mut u2);
                 }
@@ -177,97 +181,60 @@ mod gpu_demo {
         timing(gpu, tn)
     }
 
-    /// Device time per step of the plain and the stochastic stencil on an `n`^3 grid.
-    fn timing(gpu: &Gpu, n: usize) -> Result<()> {
-        use stoch_gpu::cudarc::driver::{LaunchConfig, PushKernelArg};
-        use stoch_gpu::kernels::{entry, source_of};
-
-        let p = WaveProblem::new(n);
-        let reps = 50;
-        let vel = gpu.upload_plain(&p.vel)?;
-        let (mut a, mut b, mut c) = (
-            gpu.upload_plain(&p.u0)?,
-            gpu.upload_plain(&p.u0)?,
-            gpu.zeros_plain::<f32>(p.u0.len())?,
-        );
-        gpu.plain_wave_step(&a, &b, &mut c, &vel, p.dims)?; // warm-up: compile and load
-        let plain_ms = gpu.time_ms(|| {
+    /// Device time per step of `reps` steps of `step` on the fields `a, b, c` (rotated).
+    fn time_steps<B>(
+        gpu: &Gpu,
+        reps: usize,
+        (mut a, mut b, mut c): (B, B, B),
+        mut step: impl FnMut(&B, &B, &mut B) -> Result<()>,
+    ) -> Result<f32> {
+        step(&a, &b, &mut c)?; // warm-up: compile and load
+        let ms = gpu.time_ms(|| {
             for _ in 0..reps {
-                gpu.plain_wave_step(&a, &b, &mut c, &vel, p.dims)?;
+                step(&a, &b, &mut c)?;
                 std::mem::swap(&mut a, &mut b);
                 std::mem::swap(&mut b, &mut c);
             }
             Ok(())
-        })? / reps as f32;
-        drop((a, b, c));
+        })?;
+        Ok(ms / reps as f32)
+    }
 
-        let init: Vec<Sf32> = p.u0.iter().map(|&v| Sf32::new(v)).collect();
-        let (mut u0, mut u1, mut u2) = (
-            gpu.upload(&init)?,
-            gpu.upload(&init)?,
-            gpu.zeros::<f32>(init.len())?,
+    /// Device time per step of the plain and the stochastic stencil on an `n`^3 grid.
+    fn timing(gpu: &Gpu, n: usize) -> Result<()> {
+        let p = WaveProblem::new(n);
+        let reps = 50;
+        let vel = gpu.upload_plain(&p.vel)?;
+        let plain = (
+            gpu.upload_plain(&p.u0)?,
+            gpu.upload_plain(&p.u0)?,
+            gpu.zeros_plain::<f32>(p.u0.len())?,
         );
-        gpu.wave_step(&u0, &u1, &mut u2, &vel, p.dims)?;
-        let all_ms = gpu.time_ms(|| {
-            for _ in 0..reps {
-                gpu.wave_step(&u0, &u1, &mut u2, &vel, p.dims)?;
-                std::mem::swap(&mut u0, &mut u1);
-                std::mem::swap(&mut u1, &mut u2);
-            }
-            Ok(())
-        })? / reps as f32;
+        let plain_ms = time_steps(gpu, reps, plain, |a, b, c| {
+            plain_wave_step(gpu, a, b, c, &vel, p.dims)
+        })?;
 
-        let src = source_of(entry::WAVE_STEP_F32)
-            .expect("shipped kernel")
-            .source;
-        let mut variant = |detect: &str| -> Result<f32> {
-            let f = gpu.user_function(
-                "stoch_wave.cu",
-                src,
-                &[("STOCH_DETECT", detect), ("STOCH_MAX_BLOCK_THREADS", "256")],
-                entry::WAVE_STEP_F32,
-            )?;
-            let (nx, ny, nz) = (n as i32, n as i32, n as i32);
-            let cfg = LaunchConfig {
-                grid_dim: (
-                    n.div_ceil(32) as u32,
-                    n.div_ceil(4) as u32,
-                    n.div_ceil(2) as u32,
-                ),
-                block_dim: (32, 4, 2),
-                shared_mem_bytes: 0,
-            };
-            let step = |u0: &stoch_gpu::DeviceBuffer<f32>,
-                        u1: &stoch_gpu::DeviceBuffer<f32>,
-                        u2: &mut stoch_gpu::DeviceBuffer<f32>|
-             -> Result<()> {
-                let seed = gpu.next_seed();
-                let mut l = gpu.launch_builder(&f);
-                l.arg(u0.raw())
-                    .arg(u1.raw())
-                    .arg(u2.raw_mut())
-                    .arg(&vel)
-                    .arg(&nx)
-                    .arg(&ny)
-                    .arg(&nz)
-                    .arg(&seed);
-                // SAFETY: the arguments match stoch_wave_step_f32(const stoch_float*, const
-                // stoch_float*, stoch_float*, const float*, int, int, int, unsigned long long);
-                // every array holds n^3 points; 256-thread blocks; the kernel bounds-checks and
-                // calls stoch_init_at in every thread.
-                unsafe { l.launch(cfg) }?;
-                Ok(())
-            };
-            step(&u0, &u1, &mut u2)?;
-            let ms = gpu.time_ms(|| {
-                for _ in 0..reps {
-                    step(&u0, &u1, &mut u2)?;
-                    std::mem::swap(&mut u0, &mut u1);
-                    std::mem::swap(&mut u1, &mut u2);
-                }
-                Ok(())
-            })?;
-            Ok(ms / reps as f32)
+        let init = p.u0_stochastic();
+        let fields = || -> Result<(DeviceBuffer<f32>, DeviceBuffer<f32>, DeviceBuffer<f32>)> {
+            Ok((
+                gpu.upload(&init)?,
+                gpu.upload(&init)?,
+                gpu.zeros::<f32>(init.len())?,
+            ))
+        };
+        let all_ms = time_steps(gpu, reps, fields()?, |a, b, c| {
+            wave_step(gpu, a, b, c, &vel, p.dims)
+        })?;
+        // The same kernel compiled with fewer checks.
+        let variant = |detect: &str| -> Result<f32> {
+            let mut defines = SHIPPED_DEFINES.to_vec();
+            defines.push(("STOCH_DETECT", detect));
+            let f = gpu.user_function(WAVE.name, WAVE.source, &defines, entry::WAVE_STEP_F32)?;
+            time_steps(gpu, reps, fields()?, |a, b, c| {
+                // SAFETY: `f` is `stoch_wave_step_f32` of WAVE's source, compiled for blocks of
+                // 256 threads.
+                unsafe { gpu_kernels::wave_step_in(gpu, &f, a, b, c, &vel, p.dims) }
+            })
         };
         let cadna_ms = variant("0x0B")?;
         let none_ms = variant("0")?;

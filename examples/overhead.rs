@@ -25,7 +25,7 @@
 //! CADNA's ratios). Times are the thread's CPU time on Linux (`--wall` for wall-clock time):
 //! on a small machine shared with other work, wall-clock time charges a long run for the
 //! other processes' time slices more than a short one, and inflates the ratios. It also
-//! prints the rounding path that runs (`stoch_core::rounding::path()`: AVX-512 embedded
+//! prints the rounding path that runs (`stoch_core::path::describe()`: AVX-512 embedded
 //! rounding, compiled in or chosen at run time; AVX2 vectors for `+` and `*`; the portable path
 //! with hardware FMA; or the slow portable path with Dekker products) and, per kernel, the
 //! exact digits of the stochastic result and the instabilities the checks found. Both
@@ -394,7 +394,7 @@ fn main() {
     println!("stoch overhead: median of {runs} interleaved runs, {clock}");
     println!(
         "rounding path: {} (target: avx512f {}, fma {})",
-        stoch_core::rounding::path(),
+        stoch_core::path::describe(),
         cfg!(target_feature = "avx512f"),
         cfg!(target_feature = "fma")
     );

@@ -5,6 +5,8 @@
 
 use std::io::Write;
 
+use stoch::repro::gpu_kernels::{do_undo, plain_matmul, plain_wave_step, wave_step};
+use stoch::repro::gpu_reference::{self, DoUndoMode, WaveProblem};
 use stoch_core::{Instability, Sf32};
 use stoch_gpu::{record_flags, reference, validate, Gpu};
 
@@ -73,19 +75,19 @@ fn gpu_wave_step_validates_against_the_cpu() {
     let Some(gpu) = gpu_or_skip("gpu_wave_step_validates_against_the_cpu") else {
         return;
     };
-    let p = reference::WaveProblem::new(20);
+    let p = WaveProblem::new(20);
     let steps = 30;
+    let vel = gpu.upload_plain(&p.vel).unwrap();
     let check = validate::validate(
         || {
-            let init: Vec<Sf32> = p.u0.iter().map(|&v| Sf32::new(v)).collect();
-            let vel = gpu.upload_plain(&p.vel)?;
+            let init = p.u0_stochastic();
             let (mut a, mut b, mut c) = (
                 gpu.upload(&init)?,
                 gpu.upload(&init)?,
                 gpu.zeros::<f32>(init.len())?,
             );
             for _ in 0..steps {
-                gpu.wave_step(&a, &b, &mut c, &vel, p.dims)?;
+                wave_step(&gpu, &a, &b, &mut c, &vel, p.dims)?;
                 std::mem::swap(&mut a, &mut b);
                 std::mem::swap(&mut b, &mut c);
             }
@@ -94,21 +96,89 @@ fn gpu_wave_step_validates_against_the_cpu() {
         || p.run_stochastic(steps),
     )
     .unwrap();
+    eprintln!("wave:\n{check}");
     assert!(
         check.summary.inconsistent * 20 < check.summary.len,
         "{check}"
     );
     // IEEE on the GPU (no FMA contraction) is bit-identical to IEEE on the CPU.
-    let vel = gpu.upload_plain(&p.vel).unwrap();
     let (mut a, mut b, mut c) = (
         gpu.upload_plain(&p.u0).unwrap(),
         gpu.upload_plain(&p.u0).unwrap(),
         gpu.zeros_plain::<f32>(p.u0.len()).unwrap(),
     );
     for _ in 0..steps {
-        gpu.plain_wave_step(&a, &b, &mut c, &vel, p.dims).unwrap();
+        plain_wave_step(&gpu, &a, &b, &mut c, &vel, p.dims).unwrap();
         std::mem::swap(&mut a, &mut b);
         std::mem::swap(&mut b, &mut c);
     }
     assert_eq!(gpu.download_plain(&b).unwrap(), p.run_plain(steps));
+    // Sizes are checked before any launch.
+    let short = gpu.zeros::<f32>(10).unwrap();
+    let mut out = gpu.zeros::<f32>(p.u0.len()).unwrap();
+    assert!(matches!(
+        wave_step(&gpu, &short, &short, &mut out, &vel, p.dims),
+        Err(stoch_gpu::GpuError::LengthMismatch { .. })
+    ));
+}
+
+#[test]
+fn gpu_do_undo_validates_against_the_cpu() {
+    let Some(gpu) = gpu_or_skip("gpu_do_undo_validates_against_the_cpu") else {
+        return;
+    };
+    // Seeded inputs in [1, 100).
+    let value = |i: usize| 1.0 + ((i * 7919 + 13) % 9901) as f32 / 100.0;
+    let x: Vec<Sf32> = (0..4096).map(|i| Sf32::new(value(i))).collect();
+    let y: Vec<Sf32> = (0..97).map(|i| Sf32::new(value(i * 31 + 5))).collect();
+    for mode in [
+        DoUndoMode::MulDiv,
+        DoUndoMode::AddSub,
+        DoUndoMode::SquareSqrt,
+    ] {
+        let check = validate::validate(
+            || {
+                let mut dx = gpu.upload(&x)?;
+                do_undo(&gpu, &mut dx, &gpu.upload(&y)?, 1000, mode)?;
+                gpu.download(&dx)
+            },
+            || {
+                let mut cx = x.clone();
+                gpu_reference::do_undo(&mut cx, &y, 1000, mode);
+                cx
+            },
+        )
+        .unwrap();
+        eprintln!("do/undo {mode:?}:\n{check}");
+        if mode == DoUndoMode::MulDiv {
+            assert!(check.summary.mean_common_digits >= 4.0, "{check}");
+        }
+        assert!(
+            check.summary.inconsistent * 20 < check.summary.len,
+            "{mode:?}: at most 5% inconsistent"
+        );
+    }
+    let mut dx = gpu.upload(&x).unwrap();
+    let empty = gpu.zeros::<f32>(0).unwrap();
+    assert!(do_undo(&gpu, &mut dx, &empty, 1, DoUndoMode::MulDiv).is_err());
+}
+
+#[test]
+fn gpu_plain_matmul_is_the_cpu_binary32_product() {
+    let Some(gpu) = gpu_or_skip("gpu_plain_matmul_is_the_cpu_binary32_product") else {
+        return;
+    };
+    let (n, m, k) = (33, 17, 65);
+    let a: Vec<f32> = (0..n * k)
+        .map(|i| ((i * 7919) % 1000) as f32 / 100.0 - 5.0)
+        .collect();
+    let b: Vec<f32> = (0..k * m)
+        .map(|i| 1.0 / (1 + (i * 104_729) % 97) as f32)
+        .collect();
+    let (da, db) = (gpu.upload_plain(&a).unwrap(), gpu.upload_plain(&b).unwrap());
+    let c = gpu
+        .download_plain(&plain_matmul(&gpu, &da, &db, n, m, k).unwrap())
+        .unwrap();
+    assert_eq!(c, gpu_reference::plain_matmul(&a, &b, n, m, k));
+    assert!(plain_matmul(&gpu, &da, &db, n, m, k + 1).is_err());
 }

@@ -239,53 +239,6 @@ fn gpu_sums_of_the_symmetric_data() {
     stoch_core::reset();
 }
 
-/// The plain float/double kernels of the device part compile with NVRTC (no GPU needed) and
-/// add in round-to-nearest without contraction or flush-to-zero.
-#[cfg(feature = "gpu")]
-#[test]
-fn plain_sum_kernels_compile_with_nvrtc() {
-    use stoch::repro::gpu::{PLAIN_SUM_ENTRIES, PLAIN_SUM_NAME, PLAIN_SUM_SOURCE};
-    use stoch_gpu::nvrtc::{self, Target};
-    if !nvrtc::available() {
-        assert!(
-            std::env::var("STOCH_REQUIRE_NVRTC").map_or(true, |v| v != "1"),
-            "STOCH_REQUIRE_NVRTC=1 but NVRTC is not available"
-        );
-        eprintln!(
-            "SKIP plain_sum_kernels_compile_with_nvrtc: NVRTC not found (source .ci/nvrtc-env)"
-        );
-        return;
-    }
-    for arch in [80, 90, 100] {
-        let c = nvrtc::compile(PLAIN_SUM_NAME, PLAIN_SUM_SOURCE, Target::Real(arch), &[])
-            .unwrap_or_else(|e| panic!("sm_{arch}: {e}"));
-        for e in PLAIN_SUM_ENTRIES {
-            assert!(c.ptx.contains(&format!(".entry {e}(")), "sm_{arch}: no {e}");
-        }
-        assert!(
-            c.cubin.as_ref().is_some_and(|b| b.starts_with(b"\x7fELF")),
-            "sm_{arch}: no CUBIN"
-        );
-        let mut adds = 0;
-        for l in c.ptx.lines().map(str::trim) {
-            assert!(!l.contains(".ftz"), "sm_{arch}: {l}");
-            let float = l.contains(".f32") || l.contains(".f64");
-            assert!(
-                !(float && (l.starts_with("fma.") || l.starts_with("mad."))),
-                "sm_{arch}: {l}"
-            );
-            if float && l.starts_with("add.") {
-                adds += 1;
-                assert!(
-                    !l.contains(".rz") && !l.contains(".rm") && !l.contains(".rp"),
-                    "sm_{arch}: {l}"
-                );
-            }
-        }
-        assert!(adds >= 6, "sm_{arch}: {adds} floating-point adds");
-    }
-}
-
 /// The example itself (built or rebuilt by `tests/common` when needed): `global-sum --gpu`
 /// prints the reason in one line (no GPU) or the GPU section (GPU), and the CPU tables and
 /// report either way.

@@ -162,8 +162,8 @@ impl GlobalSumGpu {
     }
 
     /// Runs the experiment of `cfg` on the device for the [`GPU_METHODS`] among `cfg.methods`:
-    /// the same arrays and orders as [`run_global_sum`], each summed in the three
-    /// [`GpuMode`]s, the partial-sum and atomic modes once per worker count (`w` workers = `w`
+    /// the same arrays and orders as [`run_global_sum`](super::run_global_sum), each summed in
+    /// the three [`GpuMode`]s, the partial-sum and atomic modes once per worker count (`w` workers = `w`
     /// GPU threads, each summing a contiguous chunk of `ceil(n / w)` values; the CPU's split
     /// whenever `w` divides `n`), the tree once per order (fixed launch shape). The flags of
     /// the stochastic results go to the report's GPU section. `progress` is called before each
@@ -193,6 +193,42 @@ impl GlobalSumGpu {
     }
 }
 
+/// The worker counts a mode runs with: each of `cfg.workers` for the chunked modes, one
+/// fixed launch shape (`None`) for the tree.
+pub(super) fn worker_counts(cfg: &GlobalSumConfig, mode: GpuMode) -> Vec<Option<usize>> {
+    match mode {
+        GpuMode::Tree => vec![None],
+        _ => cfg.workers.iter().map(|&w| Some(w)).collect(),
+    }
+}
+
+/// The mean of some values, `None` for none.
+fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values
+        .into_iter()
+        .fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+impl GpuSumRow {
+    /// Whether the row belongs to the device cell (size, range, workers, method, mode);
+    /// `workers` is ignored for [`GpuMode::Tree`].
+    fn in_cell(
+        &self,
+        size: usize,
+        range: usize,
+        workers: usize,
+        method: Method,
+        mode: GpuMode,
+    ) -> bool {
+        self.size == size
+            && self.range == range
+            && self.method == method
+            && self.mode == mode
+            && self.workers.is_none_or(|w| w == workers)
+    }
+}
+
 /// Mean of `|result|` over the shuffled orders of one device cell (`workers` is ignored for
 /// [`GpuMode::Tree`]).
 #[must_use]
@@ -204,19 +240,14 @@ pub fn gpu_mean_abs_shuffled(
     method: Method,
     mode: GpuMode,
 ) -> Option<f64> {
-    let v: Vec<f64> = rows
-        .iter()
-        .filter(|r| {
-            r.size == size
-                && r.range == range
-                && r.method == method
-                && r.mode == mode
-                && r.workers.is_none_or(|w| w == workers)
-                && matches!(r.order, Order::Shuffled(_))
-        })
-        .map(|r| r.outcome.value.abs())
-        .collect();
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+    mean(
+        rows.iter()
+            .filter(|r| {
+                r.in_cell(size, range, workers, method, mode)
+                    && matches!(r.order, Order::Shuffled(_))
+            })
+            .map(|r| r.outcome.value.abs()),
+    )
 }
 
 fn gpu_row(
@@ -228,14 +259,8 @@ fn gpu_row(
     method: Method,
     mode: GpuMode,
 ) -> Option<&GpuSumRow> {
-    rows.iter().find(|r| {
-        r.size == size
-            && r.range == range
-            && r.order == order
-            && r.method == method
-            && r.mode == mode
-            && r.workers.is_none_or(|w| w == workers)
-    })
+    rows.iter()
+        .find(|r| r.order == order && r.in_cell(size, range, workers, method, mode))
 }
 
 fn cpu_row(
@@ -291,6 +316,13 @@ pub fn global_sum_gpu_report(
         }
         out.push('\n');
     };
+    // The rule under a header: the first columns', then one right-aligned column per
+    // method and device mode (CPU and the three modes).
+    let rule = |out: &mut String, first: &str| {
+        out.push_str(first);
+        out.push_str(&"---:|".repeat(methods.len() * 4));
+        out.push('\n');
+    };
     for &size in &cfg.sizes {
         for &range in &cfg.ranges {
             for &workers in &cfg.workers {
@@ -301,11 +333,7 @@ pub fn global_sum_gpu_report(
                     RANGES[range].label()
                 );
                 header(&mut out, "| Sorting |");
-                let _ = write!(out, "|---|");
-                for _ in 0..methods.len() * 4 {
-                    let _ = write!(out, "---:|");
-                }
-                out.push('\n');
+                rule(&mut out, "|---|");
                 for &order in &cfg.orders {
                     let _ = write!(out, "| {} |", order.label());
                     for &m in &methods {
@@ -328,11 +356,7 @@ pub fn global_sum_gpu_report(
         "\n### GPU: mean |error| over the shuffled orders (seed 001's bars)\n"
     );
     header(&mut out, "| size | range | threads |");
-    let _ = write!(out, "|---:|---|---:|");
-    for _ in 0..methods.len() * 4 {
-        let _ = write!(out, "---:|");
-    }
-    out.push('\n');
+    rule(&mut out, "|---:|---|---:|");
     for &size in &cfg.sizes {
         for &range in &cfg.ranges {
             for &workers in &cfg.workers {
@@ -358,15 +382,10 @@ pub fn global_sum_gpu_report(
         out,
         "| size | method | mode | threads | partial sums | GPU ns/element | CPU ns/element |\n|---:|---|---|---:|---:|---:|---:|"
     );
-    let mean = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
     for &size in &cfg.sizes {
         for &m in &methods {
             for mode in GpuMode::ALL {
-                let counts: Vec<Option<usize>> = match mode {
-                    GpuMode::Tree => vec![None],
-                    _ => cfg.workers.iter().map(|&w| Some(w)).collect(),
-                };
-                for w in counts {
+                for w in worker_counts(cfg, mode) {
                     let sel: Vec<&GpuSumRow> = gpu
                         .rows
                         .iter()
@@ -374,7 +393,7 @@ pub fn global_sum_gpu_report(
                             r.size == size && r.method == m && r.mode == mode && r.workers == w
                         })
                         .collect();
-                    let Some(t) = mean(sel.iter().map(|r| r.outcome.seconds).collect()) else {
+                    let Some(t) = mean(sel.iter().map(|r| r.outcome.seconds)) else {
                         continue;
                     };
                     let parts = sel.first().map_or(0, |r| r.partial_sums);
@@ -382,8 +401,7 @@ pub fn global_sum_gpu_report(
                         mean(
                             cpu.iter()
                                 .filter(|r| r.size == size && r.method == m && r.workers == w)
-                                .map(|r| r.outcome.seconds)
-                                .collect(),
+                                .map(|r| r.outcome.seconds),
                         )
                     });
                     let ns = |s: f64| format!("{:.2}", s * 1e9 / size as f64);

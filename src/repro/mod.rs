@@ -11,6 +11,9 @@
 //!   plain `float`/`double` and `Sf32`/`Sf64` summed in the seed papers' three device modes
 //!   ([`GpuMode`]), tabulated beside the CPU results by [`global_sum_gpu_report`]. Without the
 //!   feature or without a device it returns why ([`GpuSumError`]), never panics.
+//! - `gpu_kernels` (`--features gpu`): the suite's own device kernels (the CADNA-GPU
+//!   paper's wave stencil, do/undo, plain IEEE baselines), launched through `stoch-gpu`'s
+//!   public launch API; [`gpu_reference`]: their CPU references.
 //! - [`do_undo`]: seed 000's do/undo programs, `x = (x*y)/y` and `x = (x/y)*y`.
 //! - [`forces`]: seed 002's Lennard-Jones force accumulation, methods A-G of its Table 1, with
 //!   the average force error (eq. 10) and the average force offset (eq. 11).
@@ -42,6 +45,9 @@ mod stochastic;
 
 #[cfg(feature = "gpu")]
 pub mod gpu;
+#[cfg(feature = "gpu")]
+pub mod gpu_kernels;
+pub mod gpu_reference;
 
 pub use do_undo::*;
 pub use forces::*;

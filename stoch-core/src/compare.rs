@@ -15,10 +15,10 @@
 use core::cmp::Ordering;
 use std::panic::Location;
 
-use crate::config;
 use crate::digits::{is_computed_zero, is_noise, sign3};
 use crate::instability::Instability;
 use crate::report::{count_if_seen, record};
+use crate::runtime::state;
 use crate::{StochFloat, Stochastic};
 
 impl<T: StochFloat> Stochastic<T> {
@@ -42,12 +42,12 @@ impl<T: StochFloat> Stochastic<T> {
     fn ordered(&self, other: &Self) -> Option<Ordering> {
         let (o, noise) = self.relation(other);
         if noise
-            && config::on(Instability::Branching.bit())
+            && state::on(Instability::Branching.bit())
             && !count_if_seen(Instability::Branching, Location::caller())
         {
             // Out of line without clobbering the caller's registers (see `cold`).
             let args = (Location::caller(), self.s(), other.s());
-            crate::cold::run(args, |c| record(Instability::Branching, c.0, &[&c.1, &c.2]));
+            crate::runtime::cold::run(args, |c| record(Instability::Branching, c.0, &[&c.1, &c.2]));
         }
         o
     }

@@ -3,12 +3,13 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
 use crate::instability::Instability;
+use crate::runtime::state::{self, CANCEL_FACTOR, CANCEL_FACTOR_F32, CANCEL_LEVEL, DETECT};
 
 /// Where and how the report is written at the end of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,7 +27,7 @@ pub enum ReportMode {
 
 /// Bit of the detection mask for accuracy collapses (a significant value becoming a computed
 /// zero in one operation); the seven kinds use bits 0-6.
-pub(crate) const COLLAPSE_BIT: u8 = 0x80;
+pub(crate) use crate::runtime::state::COLLAPSE_BIT;
 
 /// Settings of a stochastic run.
 ///
@@ -98,7 +99,7 @@ mod kind_list {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            seed: crate::rng::DEFAULT_SEED,
+            seed: crate::runtime::rng::DEFAULT_SEED,
             cancel_level: 4,
             detect: 0xff,
             report: ReportMode::Text,
@@ -508,7 +509,7 @@ impl Config {
     pub fn apply(&self) {
         // An explicit configuration replaces the environment's: mark the lazy initialisation
         // done (running it first if another thread is inside it, so this one wins).
-        INIT.call_once(|| {});
+        state::mark_initialised();
         self.apply_inner();
     }
 
@@ -516,7 +517,7 @@ impl Config {
         *CURRENT.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.clone());
         DETECT.store(self.detect, Ordering::Relaxed);
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-        crate::rt512::set_mode();
+        crate::runtime::path::set_mode();
         CANCEL_LEVEL.store(self.cancel_level, Ordering::Relaxed);
         // A loss of `level` digits needs |result| < 2·max(|a|,|b|)·10^(1−level); we test with
         // a factor 2 of margin (see `ops::check_add`).
@@ -524,33 +525,26 @@ impl Config {
         CANCEL_FACTOR.store(factor.to_bits(), Ordering::Relaxed);
         CANCEL_FACTOR_F32.store((factor as f32).to_bits(), Ordering::Relaxed);
         #[cfg(target_arch = "x86_64")]
-        crate::rt512::set_factors(
+        crate::runtime::tables::set_factors(
             (self.detect & Instability::Cancellation.bit() != 0).then_some(factor),
             self.detect & COLLAPSE_BIT != 0,
         );
         PANIC_ON.store(self.panic_on, Ordering::Relaxed);
         MAX_SITES.store(self.max_sites as u64, Ordering::Relaxed);
         crate::digits::set_confidence(self.confidence);
-        crate::rng::set_seed(self.seed);
+        crate::runtime::rng::set_seed(self.seed);
     }
 }
 
-pub(crate) static DETECT: AtomicU8 = AtomicU8::new(0xff);
-pub(crate) static CANCEL_LEVEL: AtomicU32 = AtomicU32::new(4);
-/// 4·10^(1−level) for level 4.
-pub(crate) static CANCEL_FACTOR: AtomicU64 = AtomicU64::new(0x3F70_624D_D2F1_A9FC); // 0.004
-/// The same rounded to `f32`, for the checks of `f32` sums (`StochFloat::cancel_factor`).
-pub(crate) static CANCEL_FACTOR_F32: AtomicU32 = AtomicU32::new(0x3B83_126F); // 0.004
 pub(crate) static PANIC_ON: AtomicU8 = AtomicU8::new(0);
 pub(crate) static MAX_SITES: AtomicU64 = AtomicU64::new(1000);
 pub(crate) static ENV_ERROR_PRINTED: AtomicBool = AtomicBool::new(false);
 static CURRENT: Mutex<Option<Config>> = Mutex::new(None);
-static INIT: Once = Once::new();
 
 /// The configuration in force.
 #[must_use]
 pub fn current() -> Config {
-    ensure_init();
+    state::ensure_init();
     CURRENT
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -558,32 +552,22 @@ pub fn current() -> Config {
         .unwrap_or_default()
 }
 
-/// Reads the environment once, the first time stochastic arithmetic or the report is used
-/// without an explicit [`init`](crate::init). A bad value is printed to stderr (once, naming
-/// the variable and what it accepts); that setting keeps its default and the other variables
-/// are applied.
-#[inline(always)]
-pub(crate) fn ensure_init() {
-    if !INIT.is_completed() {
-        init_from_env();
-    }
-}
+/// Reads the environment, the first time stochastic arithmetic or the report is used without an
+/// explicit [`init`](crate::init) (run once by `runtime::state::ensure_init`). A bad value is
+/// printed to stderr (once, naming the variable and what it accepts); that setting keeps its
+/// default and the other variables are applied.
+#[linkme::distributed_slice(state::INIT_HOOKS)]
+static READ_ENV: fn() = read_env;
 
-#[cold]
-#[inline(never)]
-fn init_from_env() {
-    // Applied inside `call_once`: other threads wait until the environment's settings are in
-    // force before their first operation.
-    INIT.call_once(|| {
-        warn_unknown_env();
-        let (cfg, errors) = Config::default().merge_env_each(|k| std::env::var(k).ok());
-        if !ENV_ERROR_PRINTED.swap(true, Ordering::Relaxed) {
-            for e in errors {
-                eprintln!("stoch: {e}; that setting keeps its default, the others are applied");
-            }
+fn read_env() {
+    warn_unknown_env();
+    let (cfg, errors) = Config::default().merge_env_each(|k| std::env::var(k).ok());
+    if !ENV_ERROR_PRINTED.swap(true, Ordering::Relaxed) {
+        for e in errors {
+            eprintln!("stoch: {e}; that setting keeps its default, the others are applied");
         }
-        cfg.apply_inner();
-    });
+    }
+    cfg.apply_inner();
 }
 
 /// `STOCH_*` variables read by the workspace's own tools and tests (GPU and NVRTC test
@@ -649,29 +633,6 @@ pub(crate) fn warn_unknown_env() {
     }
 }
 
-/// The detection mask in force (the kinds' bits and the collapse bit), read once per operation
-/// by the checks of operations that draw random bits first (which runs [`ensure_init`]).
-#[inline(always)]
-pub(crate) fn mask() -> u8 {
-    DETECT.load(Ordering::Relaxed)
-}
-
-/// [`mask`] for an operation that may be a program's first without drawing random bits
-/// (`fract`, `%`, ...): reads the environment first if nothing has yet.
-#[inline(always)]
-pub(crate) fn mask_init() -> u8 {
-    ensure_init();
-    mask()
-}
-
-/// Whether detection of `kind` (bit) is on. Reads the environment first if nothing has yet
-/// (operations that draw no random bits, such as `abs` or a cast, can be a program's first):
-/// after that, one acquire load of the initialisation state and one relaxed load of the mask.
-#[inline(always)]
-pub(crate) fn on(bit: u8) -> bool {
-    mask_init() & bit != 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -686,7 +647,7 @@ mod tests {
         // The run-time AVX-512 path's fused pre-tests start from the same configuration.
         #[cfg(target_arch = "x86_64")]
         {
-            let (cancel, collapse) = crate::rt512::DEFAULT_FACTORS;
+            let (cancel, collapse) = crate::runtime::tables::DEFAULT_FACTORS;
             assert_eq!(cancel.to_bits(), factor.to_bits());
             assert_eq!(collapse == 1.0, Config::default().detects_collapses());
             assert!(Config::default().detects(Instability::Cancellation));

@@ -3,7 +3,7 @@
 use core::fmt::{Debug, Display, LowerExp};
 use core::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
-use crate::rounding::Kernels;
+use crate::arch::Kernels;
 
 mod private {
     pub trait Sealed {}
@@ -128,7 +128,9 @@ macro_rules! impl_stoch_float {
             }
             #[inline(always)]
             fn cancel_factor() -> Self {
-                $t::from_bits(crate::config::$factor.load(core::sync::atomic::Ordering::Relaxed))
+                $t::from_bits(
+                    crate::runtime::state::$factor.load(core::sync::atomic::Ordering::Relaxed),
+                )
             }
         }
     };

@@ -29,7 +29,7 @@
 #![doc(test(attr(deny(warnings))))]
 
 pub mod accum;
-mod cold;
+mod arch;
 mod compare;
 pub mod composite;
 pub mod config;
@@ -41,17 +41,20 @@ mod math;
 mod num_traits_impl;
 mod number;
 mod ops;
+pub mod path;
 pub mod report;
-mod rng;
-#[doc(hidden)]
-pub mod rounding;
-#[cfg(target_arch = "x86_64")]
-mod rt512;
+mod runtime;
 
 #[doc(hidden)]
 pub mod __private {
     //! Used by the code `#[stochastic]` generates; not a public API.
     pub use crate::macro_support::*;
+
+    /// Each rounding path's kernels, run directly, for the oracle tests.
+    pub mod kernels {
+        pub use crate::arch::{dispatch3, kernel3};
+        pub use crate::runtime::rng::{dir_word, DIR_MASK};
+    }
 }
 mod macro_support;
 mod small_helpers;
@@ -69,7 +72,7 @@ pub use report::{
     clear_hook, finish, init, record_gpu, report, reset, set_hook, stoch_instability_breakpoint,
     CollapseSite, GpuCount, Guard, Report, Site,
 };
-pub use rng::{current_seed, seed, DEFAULT_SEED};
+pub use runtime::rng::{current_seed, seed, DEFAULT_SEED};
 mod fmt;
 pub use fmt::ParseStochasticError;
 #[cfg(feature = "approx")]

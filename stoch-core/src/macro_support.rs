@@ -28,7 +28,7 @@ pub fn cast<Target, S: StochCast<Target>>(s: S) -> Target {
 #[must_use]
 pub const fn const_f32(x: f32) -> Sf32 {
     Stochastic {
-        v: crate::rounding::lanes32([x, x, x, 0.0]),
+        v: crate::arch::lanes32([x, x, x, 0.0]),
     }
 }
 
@@ -36,20 +36,20 @@ pub const fn const_f32(x: f32) -> Sf32 {
 #[must_use]
 pub const fn const_f64(x: f64) -> Sf64 {
     Stochastic {
-        v: crate::rounding::lanes64([x, x, x, 0.0]),
+        v: crate::arch::lanes64([x, x, x, 0.0]),
     }
 }
 
 /// The first sample of a constant (constants are exact).
 #[must_use]
 pub const fn const_value_f32(x: &Sf32) -> f32 {
-    crate::rounding::unlanes32(x.v)[0]
+    crate::arch::unlanes32(x.v)[0]
 }
 
 /// The first sample of a constant (constants are exact).
 #[must_use]
 pub const fn const_value_f64(x: &Sf64) -> f64 {
-    crate::rounding::unlanes64(x.v)[0]
+    crate::arch::unlanes64(x.v)[0]
 }
 
 /// `From`, named through this crate so that the generated code resolves in every edition

@@ -18,13 +18,13 @@
 use core::cmp::Ordering;
 use std::panic::Location;
 
-use crate::config;
 use crate::digits::is_noise;
 use crate::instability::Instability;
 use crate::ops::check_collapse;
 use crate::report::record;
-use crate::rounding::{directions, nudge};
-use crate::{rng, StochFloat, Stochastic};
+use crate::runtime::rng::{self, directions};
+use crate::runtime::state;
+use crate::{StochFloat, Stochastic};
 
 const MATH: u8 = Instability::MathFunction.bit();
 const POW: u8 = Instability::Power.bit();
@@ -39,7 +39,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[track_caller]
     fn select_cmp(&self, other: &Self) -> (Option<Ordering>, u8) {
         let (o, noise) = self.relation(other);
-        if noise && config::on(BRANCH) {
+        if noise && state::on(BRANCH) {
             record(
                 Instability::Branching,
                 Location::caller(),
@@ -76,7 +76,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn lib2_collapse(self, other: Self, f: impl Fn(T, T) -> T) -> (Self, u8) {
         let r = self.lib2(other, f);
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self, other], mask, Location::caller());
         (r, mask)
     }
@@ -102,7 +102,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[track_caller]
     pub(crate) fn check_math(self, arg: &Self) -> Self {
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(self, [*arg], mask, Location::caller());
         self.flag_math(arg, mask)
     }
@@ -112,7 +112,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[track_caller]
     pub(crate) fn check_math2(self, a: &Self, b: &Self) -> Self {
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(self, [*a, *b], mask, Location::caller());
         if mask & MATH != 0 && (is_noise(&a.s()) || is_noise(&b.s())) {
             return self.flag(
@@ -141,7 +141,7 @@ impl<T: StochFloat> Stochastic<T> {
     fn exact_per_sample(self, f: impl Fn(T) -> T) -> Self {
         let s = self.s().map(f);
         let r = Self::from_parts_raw(s, self.fl());
-        if config::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) && !(s[0].is_nan()) {
+        if state::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) && !(s[0].is_nan()) {
             return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         r
@@ -153,7 +153,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     pub(crate) fn checked_int_cast<I: PartialEq + Copy>(self, conv: impl Fn(T) -> I) -> I {
         let c = self.s().map(&conv);
-        if config::on(INTRINSIC) && (c[0] != c[1] || c[1] != c[2]) {
+        if state::on(INTRINSIC) && (c[0] != c[1] || c[1] != c[2]) {
             record(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         conv(self.mean())
@@ -214,7 +214,7 @@ impl<T: StochFloat> Stochastic<T> {
         }
         let mut r = if n < 0 { Self::ONE.raw_div(acc) } else { acc };
         r = r.with_fl(r.fl() | self.fl());
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self], mask, Location::caller());
         if mask & POW != 0 && is_noise(&self.s()) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s()]);
@@ -352,7 +352,7 @@ impl<T: StochFloat> Stochastic<T> {
         let r = Self::from_parts_raw(self.s().map(|x| x.abs()), self.fl());
         let neg = self.s().map(|x| x.is_sign_negative() && x != T::ZERO);
         let pos = self.s().map(|x| x.is_sign_positive() && x != T::ZERO);
-        if config::on(INTRINSIC) && neg.iter().any(|b| *b) && pos.iter().any(|b| *b) {
+        if state::on(INTRINSIC) && neg.iter().any(|b| *b) && pos.iter().any(|b| *b) {
             return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         r
@@ -379,7 +379,7 @@ impl<T: StochFloat> Stochastic<T> {
     pub fn fract(self) -> Self {
         let t = self.s().map(|x| x.trunc());
         let r = Self::from_parts_raw(self.s().map(|x| x - x.trunc()), self.fl());
-        let mask = config::mask_init();
+        let mask = state::mask_init();
         check_collapse(r, [self], mask, Location::caller());
         if mask & INTRINSIC != 0 && (t[0] != t[1] || t[1] != t[2]) {
             return r.flag(Instability::Intrinsic, Location::caller(), &[&self.s()]);
@@ -608,7 +608,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn sign_test(self, positive: bool) -> bool {
         let s = self.s().map(|x| x.is_sign_positive());
-        if config::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) {
+        if state::on(INTRINSIC) && (s[0] != s[1] || s[1] != s[2]) {
             record(Instability::Intrinsic, Location::caller(), &[&self.s()]);
         }
         let m = self.mean();
@@ -623,7 +623,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn test(self, f: impl Fn(T) -> bool, any: bool) -> bool {
         let b = self.s().map(f);
-        if config::on(MATH) && (b[0] != b[1] || b[1] != b[2]) {
+        if state::on(MATH) && (b[0] != b[1] || b[1] != b[2]) {
             record(Instability::MathFunction, Location::caller(), &[&self.s()]);
         }
         if any {
@@ -764,7 +764,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn to_degrees(self) -> Self {
         let r = self.raw_mul(Self::new(T::from_f64(180.0 / core::f64::consts::PI)));
-        check_collapse(r, [self], config::mask_init(), Location::caller());
+        check_collapse(r, [self], state::mask_init(), Location::caller());
         r
     }
 
@@ -781,7 +781,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn to_radians(self) -> Self {
         let r = self.raw_mul(Self::new(T::from_f64(core::f64::consts::PI / 180.0)));
-        check_collapse(r, [self], config::mask_init(), Location::caller());
+        check_collapse(r, [self], state::mask_init(), Location::caller());
         r
     }
 
@@ -872,7 +872,7 @@ impl<T: StochFloat> Stochastic<T> {
             }
         });
         let r = Self::from_parts_raw(s, self.fl() | rhs.fl());
-        check_collapse(r, [self, rhs], config::mask_init(), Location::caller());
+        check_collapse(r, [self, rhs], state::mask_init(), Location::caller());
         self.euclid_check(rhs, r)
     }
 
@@ -908,7 +908,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[track_caller]
     #[inline]
     fn euclid_check(self, rhs: Self, r: Self) -> Self {
-        if config::on(INTRINSIC) {
+        if state::on(INTRINSIC) {
             let (a, b) = (self.s(), rhs.s());
             let q: [T; 3] = core::array::from_fn(|i| div_euclid1(a[i], b[i]));
             if (q[0] != q[1] || q[1] != q[2]) && !q.iter().any(|x| x.is_nan()) {
@@ -931,5 +931,21 @@ fn div_euclid1<T: StochFloat>(a: T, b: T) -> T {
         }
     } else {
         q
+    }
+}
+
+/// Rounds one sample of a library result (a faithful approximation) one unit toward +∞ or −∞.
+/// Zeros, infinities and NaN are returned unchanged.
+#[inline(always)]
+pub(crate) fn nudge<T: crate::StochFloat>(r: T, down: bool) -> T {
+    if r == T::ZERO || !r.is_finite() {
+        return r;
+    }
+    // A finite library result stays finite: ±MAX is not moved past itself to ±∞.
+    let moved = if down { r.next_down() } else { r.next_up() };
+    if moved.is_finite() {
+        moved
+    } else {
+        r
     }
 }

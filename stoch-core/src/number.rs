@@ -1,7 +1,8 @@
 //! The stochastic number: construction, access, conversions.
 
 use crate::instability::Flags;
-use crate::{rng, StochFloat};
+use crate::runtime::rng;
+use crate::StochFloat;
 
 /// A floating-point value carried as three samples, each computed with random rounding
 /// (Discrete Stochastic Arithmetic, the method of CADNA).
@@ -398,7 +399,7 @@ impl Stochastic<f32> {
     /// ```
     #[must_use]
     pub fn from_f64(x: f64) -> Self {
-        let d = crate::rounding::directions(rng::dir2());
+        let d = crate::runtime::rng::directions(rng::dir2());
         Self::from_samples(d.map(|down| narrow(x, down)))
     }
 
@@ -431,7 +432,7 @@ impl Stochastic<f64> {
     /// ```
     #[must_use]
     pub fn to_sf32(self) -> Stochastic<f32> {
-        let d = crate::rounding::directions(rng::dir2());
+        let d = crate::runtime::rng::directions(rng::dir2());
         let x = self.s();
         Stochastic::from_parts(core::array::from_fn(|i| narrow(x[i], d[i])), self.flags())
     }
@@ -528,6 +529,96 @@ impl From<u32> for Stochastic<f64> {
     #[inline]
     fn from(x: u32) -> Self {
         Self::new(x as f64)
+    }
+}
+
+/// The digits of a value (DESIGN §3): the CESTAC estimate and the computed zero.
+impl<T: StochFloat> Stochastic<T> {
+    /// The number of exact significant decimal digits of the mean (CESTAC estimate at the
+    /// configured confidence, 95% by default), from 0 to 15 (`f64`) or 7 (`f32`).
+    ///
+    /// Identical samples give the maximum (DESIGN §3), an exact zero included, as CADNA reports
+    /// it; a subnormal holds fewer digits than a normal number, `⌊log10 k⌋` for `k` times the
+    /// smallest subnormal (5 for `5.237e-319`), and identical subnormal samples give that.
+    /// Numerical noise gives 0; a NaN or infinite sample gives 0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert_eq!(Sf64::new(0.1).digits(), 15);
+    /// assert_eq!(Sf64::new(0.0).digits(), 15);
+    /// assert_eq!(Sf64::new(5.23704643935263e-319).digits(), 5);
+    /// // σ = 1e-6: C = log10(√3 / (4.3027 · 1e-6)) = 5.60, rounded half up: 6.
+    /// let x = Sf64::from_samples([1.0 - 1e-6, 1.0, 1.0 + 1e-6]);
+    /// assert_eq!(x.digits(), 6);
+    /// // Far from 1, the estimate is the same (relative spread).
+    /// let y = Sf64::from_samples([1e300 * (1.0 - 1e-6), 1e300, 1e300 * (1.0 + 1e-6)]);
+    /// assert_eq!(y.digits(), 6);
+    /// ```
+    #[must_use]
+    pub fn digits(&self) -> u32 {
+        crate::digits::digits(&self.s())
+    }
+
+    /// The real-valued estimate `C = log10(√3·|m| / (σ·τ))`, not rounded and not capped:
+    /// +∞ for identical non-zero samples, −∞ for three zeros, NaN for a non-finite sample.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let x = Sf64::from_samples([1.0 - 1e-6, 1.0, 1.0 + 1e-6]);
+    /// assert!((x.digits_estimate() - 5.6048).abs() < 1e-3);
+    /// ```
+    #[must_use]
+    pub fn digits_estimate(&self) -> f64 {
+        crate::digits::estimate(&self.s())
+    }
+
+    /// Whether the value is a computed zero (`@.0`): all samples zero, or fewer than half an
+    /// exact digit.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// assert!(Sf64::new(0.0).is_computed_zero());
+    /// assert!(Sf64::from_samples([1e-17, -2e-17, 3e-18]).is_computed_zero());
+    /// assert!(!Sf64::new(1e-300).is_computed_zero());
+    /// ```
+    #[must_use]
+    pub fn is_computed_zero(&self) -> bool {
+        crate::digits::is_computed_zero(&self.s())
+    }
+
+    /// Whether all three samples are zero (of either sign): a value known to be zero, as
+    /// opposed to numerical noise.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// let a = Sf64::new(0.1);
+    /// assert!((a - a).is_exact_zero());
+    /// assert!(Sf64::new(-0.0).is_exact_zero());
+    /// assert!(!Sf64::from_samples([0.0, 1e-300, 0.0]).is_exact_zero());
+    /// ```
+    #[must_use]
+    pub fn is_exact_zero(&self) -> bool {
+        self.s().iter().all(|x| *x == T::ZERO)
+    }
+
+    /// Whether the value is numerical noise: a computed zero that is not an exact zero.
+    ///
+    /// ```
+    /// use stoch_core::Sf64;
+    /// // 0.1 + 0.2 − 0.3 is round-off only: noise, not an exact zero (y and z round 0.1 + 0.2
+    /// // opposite ways, to 0.3 and to the double above it).
+    /// let r = Sf64::new(0.1) + Sf64::new(0.2) - Sf64::new(0.3);
+    /// assert!(r.is_numerical_noise() && !r.is_exact_zero());
+    /// assert!(Sf64::from_samples([1e-17, -2e-17, 3e-18]).is_numerical_noise());
+    /// assert!(!Sf64::new(0.0).is_numerical_noise());
+    /// assert!(!Sf64::new(1e-300).is_numerical_noise());
+    /// # stoch_core::reset();
+    /// ```
+    #[must_use]
+    pub fn is_numerical_noise(&self) -> bool {
+        crate::digits::is_noise(&self.s())
     }
 }
 

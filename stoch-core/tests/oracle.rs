@@ -69,7 +69,8 @@
 use std::fmt::Write as _;
 
 use num_bigint::BigInt;
-use stoch_core::rounding::{avx2_3, dir_word, portable3, rt512_3, Kernels, DIR_MASK};
+use stoch_core::__private::kernels::{dir_word, dispatch3, kernel3, DIR_MASK};
+use stoch_core::path::Path;
 use stoch_core::{StochFloat, Stochastic};
 
 // ------------------------------------------------------------------------------------------
@@ -145,7 +146,7 @@ fn sub_seed(base: u64, kind: u64, op: Op, bits: u32) -> u64 {
 // ------------------------------------------------------------------------------------------
 
 /// The binary formats under test, described by their parameters only.
-trait Fmt: StochFloat + Kernels {
+trait Fmt: StochFloat {
     const FNAME: &'static str;
     /// Storage width.
     const BITS: u32;
@@ -976,43 +977,35 @@ fn arr<F: Fmt>(b: [u64; 3]) -> [F; 3] {
 /// The dispatching kernels (AVX-512 when compiled in). `sub` is `add3` with `b` negated, as the
 /// `-` operator does.
 fn dispatch<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> [u64; 3] {
-    let (x, y, z) = (arr::<F>(a), arr::<F>(b), arr::<F>(c));
-    let r = match op {
-        Op::Add => <F as Kernels>::add3(x, y, dir),
-        Op::Sub => <F as Kernels>::add3(x, arr::<F>(b.map(|v| v ^ F::SIGN)), dir),
-        Op::Mul => <F as Kernels>::mul3(x, y, dir),
-        Op::Div => <F as Kernels>::div3(x, y, dir),
-        Op::Fma => <F as Kernels>::fma3(x, y, z, dir),
-        Op::Sqrt => <F as Kernels>::sqrt3(x, dir),
-    };
-    r.map(Fmt::bits)
+    let (code, b) = code::<F>(op, b);
+    dispatch3::<F>(code, arr::<F>(a), arr::<F>(b), arr::<F>(c), dir).map(Fmt::bits)
 }
 
-/// The AVX2 + FMA path (`+`, `−`, `*`) where the target has AVX2 and FMA, also when AVX-512
-/// is the dispatched path; `None` for the other operations and on other targets.
-fn avx2<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], dir: u32) -> Option<[u64; 3]> {
+/// `path`'s kernels run directly (the AVX2 ones through functions with those target features
+/// where the build's target lacks them; the AVX-512 ones from inline assembly), whatever the
+/// path the operators dispatch to; `None` where the processor cannot run it, which fails under
+/// `STOCH_REQUIRE_AVX2=1` or `STOCH_REQUIRE_AVX512=1`.
+fn on_path<F: Fmt>(
+    path: Path,
+    op: Op,
+    a: [u64; 3],
+    b: [u64; 3],
+    c: [u64; 3],
+    dir: u32,
+) -> Option<[u64; 3]> {
     let (code, b) = code::<F>(op, b);
-    if code > 1 {
-        return None;
+    let r = kernel3::<F>(path, code, arr::<F>(a), arr::<F>(b), arr::<F>(c), dir);
+    if r.is_none() {
+        let var = match path {
+            Path::Avx512 => "STOCH_REQUIRE_AVX512",
+            _ => "STOCH_REQUIRE_AVX2",
+        };
+        assert!(
+            std::env::var(var).map_or(true, |v| v != "1"),
+            "{var}=1 but this processor cannot run the {path} path"
+        );
     }
-    let r = avx2_3::<F>(code, arr::<F>(a), arr::<F>(b), dir);
-    assert_eq!(
-        r.is_some(),
-        cfg!(all(
-            target_arch = "x86_64",
-            target_feature = "avx2",
-            target_feature = "fma"
-        )),
-        "the AVX2 path must be compiled in exactly where the target has AVX2 and FMA"
-    );
     r.map(|r| r.map(Fmt::bits))
-}
-
-/// The run-time AVX-512 path (inline assembly; the one a build without AVX-512 dispatches to
-/// on a processor with it), whatever the target; `None` where the processor has no AVX-512F.
-fn rt512<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> Option<[u64; 3]> {
-    let (code, b) = code::<F>(op, b);
-    rt512_3::<F>(code, arr::<F>(a), arr::<F>(b), arr::<F>(c), dir).map(|r| r.map(Fmt::bits))
 }
 
 /// The kernels' operation code (0 add, 1 mul, 2 div, 3 fma, 4 sqrt) of `op`, and its second
@@ -1029,8 +1022,7 @@ fn code<F: Fmt>(op: Op, b: [u64; 3]) -> (u8, [u64; 3]) {
 }
 
 fn portable<F: Fmt>(op: Op, a: [u64; 3], b: [u64; 3], c: [u64; 3], dir: u32) -> [u64; 3] {
-    let (code, b) = code::<F>(op, b);
-    portable3::<F>(code, arr::<F>(a), arr::<F>(b), arr::<F>(c), dir).map(Fmt::bits)
+    on_path::<F>(Path::Portable, op, a, b, c, dir).expect("the portable path runs everywhere")
 }
 
 /// The public operators, with the library's own random bits; operands are exact values.
@@ -1184,7 +1176,7 @@ fn overflow_underflow<F: Fmt>(t: &mut Tally, e: &Expect) {
 fn kernels_vs_oracle<F: Fmt>(op: Op) {
     // Chooses the rounding path first, so that `dispatch` below is the path the operators run
     // (in a build without AVX-512 on a processor with it: the run-time AVX-512 kernels).
-    let _ = stoch_core::rounding::path();
+    let _ = stoch_core::path::current();
     let seed = base_seed();
     let n = n_per_op();
     let mut r = Rng::new(sub_seed(seed, 1, op, F::BITS));
@@ -1209,9 +1201,9 @@ fn kernels_vs_oracle<F: Fmt>(op: Op) {
         let down = [code & 1 != 0, code & 2 != 0, code & 2 == 0];
         let gd = dispatch::<F>(op, a, b, c, dir);
         let gp = portable::<F>(op, a, b, c, dir);
-        let ga = avx2::<F>(op, a, b, dir);
+        let ga = on_path::<F>(Path::Avx2, op, a, b, c, dir);
         avx2_checked |= ga.is_some();
-        let gr = rt512::<F>(op, a, b, c, dir);
+        let gr = on_path::<F>(Path::Avx512, op, a, b, c, dir);
         rt512_checked |= gr.is_some();
         for i in 0..3 {
             let x = exact_of::<F>(op, a[i], b[i], c[i]);
@@ -1550,7 +1542,7 @@ fn run_hand_case<F: Fmt>(
         rd,
         inexact: ru != rd,
     };
-    let mut reported = [false; 3]; // one message per path and case
+    let mut reported = [false; 4]; // one message per path and case
     for code in 0..4u32 {
         let dir = dir_word(code);
         let down = [code & 1 != 0, code & 2 != 0, code & 2 == 0];
@@ -1559,7 +1551,12 @@ fn run_hand_case<F: Fmt>(
             ("portable", portable::<F>(op, [a; 3], [b; 3], [c; 3], dir)),
             (
                 "rt512",
-                rt512::<F>(op, [a; 3], [b; 3], [c; 3], dir)
+                on_path::<F>(Path::Avx512, op, [a; 3], [b; 3], [c; 3], dir)
+                    .unwrap_or_else(|| portable::<F>(op, [a; 3], [b; 3], [c; 3], dir)),
+            ),
+            (
+                "avx2",
+                on_path::<F>(Path::Avx2, op, [a; 3], [b; 3], [c; 3], dir)
                     .unwrap_or_else(|| portable::<F>(op, [a; 3], [b; 3], [c; 3], dir)),
             ),
         ]

@@ -109,7 +109,8 @@ impl<T: GpuFloat> DeviceBuffer<T> {
 /// Default launch seed when neither `STOCH_SEED` nor [`Gpu::set_seed`] gives one.
 pub const DEFAULT_SEED: u64 = 0x5EED_0F57_0C4A_5700;
 
-/// One CUDA device with its stream, compiled-module cache and launch seed.
+/// One CUDA device with its stream, compiled-module cache and launch seed: the launch API of
+/// [`crate::launch`].
 ///
 /// Kernels are compiled by NVRTC for the device's own architecture (`sm_XY`, loaded as a
 /// CUBIN, no PTX JIT) on first use and cached for the life of the `Gpu`.
@@ -319,16 +320,29 @@ impl Gpu {
         Ok(module)
     }
 
-    fn shipped_module(&self, k: &KernelSource) -> Result<Arc<CudaModule>> {
-        self.module(k.name, |arch| {
+    /// An entry point of a [`KernelSource`]: a shipped kernel or one of the caller's own
+    /// table, compiled with [`SHIPPED_DEFINES`](crate::kernels::SHIPPED_DEFINES) (blocks of at
+    /// most [`SHIPPED_MAX_BLOCK_THREADS`](crate::kernels::SHIPPED_MAX_BLOCK_THREADS) threads)
+    /// and loaded on first use, then cached for the life of the `Gpu`.
+    ///
+    /// # Errors
+    ///
+    /// [`GpuError::UnknownKernel`] when `k` does not list `entry`, or a compile / load error.
+    pub fn kernel(&self, k: &'static KernelSource, entry: &str) -> Result<CudaFunction> {
+        if !k.entries.contains(&entry) {
+            return Err(GpuError::UnknownKernel(format!("{entry} (in {})", k.name)));
+        }
+        // The source's address keeps apart two files of the same name (at worst, one source
+        // seen at two addresses is compiled twice).
+        let key = format!("{}@{:p}", k.name, k.source.as_ptr());
+        let module = self.module(&key, |arch| {
             let c = nvrtc::compile_kernel(k, Target::Real(arch))?;
             Ok(c.cubin.unwrap_or_default())
-        })
+        })?;
+        Ok(module.load_function(entry)?)
     }
 
-    /// A shipped kernel by entry-point name (compiled and loaded on first use). Shipped kernels
-    /// accept blocks of at most [`SHIPPED_MAX_BLOCK_THREADS`](crate::kernels::SHIPPED_MAX_BLOCK_THREADS)
-    /// threads.
+    /// A shipped kernel by entry-point name (see [`Gpu::kernel`]).
     ///
     /// # Errors
     ///
@@ -336,7 +350,7 @@ impl Gpu {
     pub fn function(&self, entry: &str) -> Result<CudaFunction> {
         let k =
             kernels::source_of(entry).ok_or_else(|| GpuError::UnknownKernel(entry.to_string()))?;
-        Ok(self.shipped_module(k)?.load_function(entry)?)
+        self.kernel(k, entry)
     }
 
     /// Compile a user kernel source (it may `#include "stochastic.cuh"`) with the crate's

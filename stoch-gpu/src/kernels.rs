@@ -2,8 +2,11 @@
 //!
 //! Every file of the workspace's `kernels/` folder is listed here (a test checks it), with the
 //! entry points it defines. NVRTC compiles them at run time, so building needs no CUDA toolkit.
+//! A program's own kernels can use the same [`KernelSource`] table shape and be launched
+//! through [`Gpu::kernel`](crate::Gpu::kernel) (see [`crate::launch`]).
 
-/// One `.cu` file of `kernels/` and its `extern "C"` entry points.
+/// One `.cu` file and its `extern "C"` entry points: a shipped kernel of `kernels/`, or a
+/// caller's own, compiled by [`crate::nvrtc::compile_kernel`].
 #[derive(Debug, Clone, Copy)]
 pub struct KernelSource {
     /// File name, e.g. `"stoch_matmul.cu"` (used in NVRTC messages).
@@ -13,7 +16,7 @@ pub struct KernelSource {
     /// The `extern "C" __global__` functions it defines.
     pub entries: &'static [&'static str],
     /// Whether it uses stochastic arithmetic: its PTX must pass [`crate::nvrtc::lint_ptx`].
-    /// The plain binary32 kernels (timing baselines) are round-to-nearest on purpose.
+    /// Plain IEEE kernels (e.g. timing baselines) are round-to-nearest on purpose.
     pub stochastic: bool,
 }
 
@@ -59,21 +62,11 @@ pub mod entry {
     pub const SUM_TREE_F32: &str = "stoch_sum_tree_f32";
     /// Sum: block tree reduction (`f64`).
     pub const SUM_TREE_F64: &str = "stoch_sum_tree_f64";
-    /// Do/undo drift kernel (`f32`).
-    pub const DO_UNDO_F32: &str = "stoch_do_undo_f32";
-    /// Do/undo drift kernel (`f64`).
-    pub const DO_UNDO_F64: &str = "stoch_do_undo_f64";
-    /// One stochastic step of the 3-D acoustic wave stencil.
-    pub const WAVE_STEP_F32: &str = "stoch_wave_step_f32";
-    /// One plain binary32 step of the same stencil.
-    pub const PLAIN_WAVE_STEP_F32: &str = "plain_wave_step_f32";
-    /// Plain binary32 matrix product.
-    pub const PLAIN_MATMUL_F32: &str = "plain_matmul_f32";
 }
 
-/// Defines every shipped kernel is compiled with: the random-generator state is sized for
+/// Defines every [`KernelSource`] is compiled with: the random-generator state is sized for
 /// blocks of at most 256 threads (3 KiB of shared memory per block instead of 12 KiB), which is
-/// what the launch helpers use. A larger block traps on the device.
+/// what the shapes of [`crate::launch`] use. A larger block traps on the device.
 pub const SHIPPED_DEFINES: &[(&str, &str)] = &[("STOCH_MAX_BLOCK_THREADS", "256")];
 
 /// Largest block the shipped kernels accept (see [`SHIPPED_DEFINES`]).
@@ -118,24 +111,6 @@ pub const KERNELS: &[KernelSource] = &[
             entry::SUM_TREE_F64,
         ],
         stochastic: true,
-    },
-    KernelSource {
-        name: "stoch_do_undo.cu",
-        source: include_str!("../../kernels/stoch_do_undo.cu"),
-        entries: &[entry::DO_UNDO_F32, entry::DO_UNDO_F64],
-        stochastic: true,
-    },
-    KernelSource {
-        name: "stoch_wave.cu",
-        source: include_str!("../../kernels/stoch_wave.cu"),
-        entries: &[entry::WAVE_STEP_F32],
-        stochastic: true,
-    },
-    KernelSource {
-        name: "plain.cu",
-        source: include_str!("../../kernels/plain.cu"),
-        entries: &[entry::PLAIN_WAVE_STEP_F32, entry::PLAIN_MATMUL_F32],
-        stochastic: false,
     },
 ];
 

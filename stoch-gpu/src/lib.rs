@@ -33,8 +33,12 @@
 //!   [`nvrtc::lint_ptx`], the check that every sample operation is directed (`.rp`/`.rm`).
 //!   Works without a GPU.
 //! - [`Gpu`]: device probe, module cache (CUBIN for the device's own `sm_XY`), device buffers
-//!   of `Stochastic<T>` copied byte for byte, safe launch helpers for the shipped kernels
-//!   ([`ops`]), and [`Gpu::launch_builder`], the one `unsafe` path, for user kernels.
+//!   of `Stochastic<T>` copied byte for byte, and safe launch helpers for the shipped kernels
+//!   ([`ops`]).
+//! - [`launch`]: the launch API those helpers are written with, public for a program's own
+//!   kernels: compile a source or a table of them ([`Gpu::kernel`], [`Gpu::user_function`]),
+//!   launch shapes and argument checks, the tree-reduction loop, and
+//!   [`Gpu::launch_builder`], the one `unsafe` path.
 //! - [`record_flags`]: element flags into the report's GPU section.
 //! - [`validate`] and [`reference`](mod@reference): GPU against CPU, digit by digit.
 //!
@@ -47,6 +51,7 @@ pub mod device;
 pub mod error;
 pub mod flags;
 pub mod kernels;
+pub mod launch;
 pub mod nvrtc;
 pub mod ops;
 pub mod reference;
@@ -56,4 +61,4 @@ pub use cudarc;
 pub use device::{driver_available, DeviceBuffer, Gpu, GpuFloat};
 pub use error::{GpuError, Result};
 pub use flags::{record_flags, FlagCounts};
-pub use ops::{BinaryOp, CompareOp, DoUndoMode, SumMode, UnaryOp};
+pub use ops::{BinaryOp, CompareOp, SumMode, UnaryOp};

@@ -248,6 +248,71 @@ pub fn compile_kernel(kernel: &KernelSource, target: Target) -> Result<Compiled>
     )
 }
 
+/// What [`check_kernel`] found in one compilation of a [`KernelSource`].
+#[derive(Debug, Clone)]
+pub struct KernelCheck {
+    /// The compilation.
+    pub compiled: Compiled,
+    /// The PTX check ([`lint_ptx`]).
+    pub lint: PtxLint,
+    /// Everything wrong, one line each; empty for a clean kernel.
+    pub problems: Vec<String>,
+}
+
+/// Compile `kernel` for `target` ([`compile_kernel`]) and check the result: the PTX defines
+/// exactly the entry points the table lists; a stochastic kernel's PTX passes [`lint_ptx`]
+/// (no violation, at least one directed instruction); a [`Target::Real`] gives a CUBIN (an ELF
+/// image). Needs NVRTC only, no GPU: the check for a table of kernels in CI.
+///
+/// # Errors
+///
+/// As [`compile`] (a source that does not compile is an error, not a problem).
+pub fn check_kernel(kernel: &KernelSource, target: Target) -> Result<KernelCheck> {
+    let compiled = compile_kernel(kernel, target)?;
+    let lint = lint_ptx(&compiled.ptx);
+    let name = kernel.name;
+    let mut problems = Vec::new();
+    let found: BTreeSet<&str> = lint.entries.iter().map(String::as_str).collect();
+    let listed: BTreeSet<&str> = kernel.entries.iter().copied().collect();
+    for e in listed.difference(&found) {
+        problems.push(format!("{name}: entry `{e}` is listed but not in the PTX"));
+    }
+    for e in found.difference(&listed) {
+        problems.push(format!("{name}: entry `{e}` is in the PTX but not listed"));
+    }
+    if kernel.stochastic {
+        for v in lint.violations.iter().take(20) {
+            problems.push(format!(
+                "{name}: non-directed `{}` in `{}` at PTX line {}",
+                v.instruction, v.function, v.line
+            ));
+        }
+        if lint.violations.len() > 20 {
+            problems.push(format!(
+                "{name}: {} violations in all",
+                lint.violations.len()
+            ));
+        }
+        if lint.directed_total() == 0 {
+            problems.push(format!("{name}: no directed instruction in the PTX"));
+        }
+    }
+    if let Target::Real(arch) = target {
+        if !compiled
+            .cubin
+            .as_ref()
+            .is_some_and(|c| c.starts_with(b"\x7fELF"))
+        {
+            problems.push(format!("{name}: no ELF CUBIN for sm_{arch}"));
+        }
+    }
+    Ok(KernelCheck {
+        compiled,
+        lint,
+        problems,
+    })
+}
+
 /// One floating-point instruction that breaks the directed-rounding rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PtxViolation {

@@ -1,15 +1,17 @@
 //! Safe launch helpers for the kernels shipped in `kernels/`.
 //!
 //! Each helper checks sizes, allocates the output, and launches with a fresh seed from
-//! [`Gpu::next_seed`]. Results stay on the device until [`Gpu::download`]; merge their flags
-//! into the report with [`crate::record_flags`].
+//! [`Gpu::next_seed`], through the public launch API of [`crate::launch`]. Results stay on the
+//! device until [`Gpu::download`]; merge their flags into the report with
+//! [`crate::record_flags`].
 
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::PushKernelArg;
 use stoch_core::{Flags, Stochastic};
 
 use crate::device::{DeviceBuffer, Gpu, GpuFloat};
-use crate::error::{GpuError, Result};
-use crate::kernels::{entry, SUM_BLOCK};
+use crate::error::Result;
+use crate::kernels::SUM_BLOCK;
+use crate::launch::{c_int, check_len, grid_1d, grid_2d, reduce_tree, Chunks};
 
 /// Element-wise binary operations of `stoch_binary_*` (codes as in `kernels/stoch_ops.cu`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +158,8 @@ pub enum CompareOp {
 /// How [`Gpu::sum`] sums: the three modes of the seed papers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SumMode {
-    /// `threads` threads each sum a contiguous chunk; the host adds the partial sums in order.
+    /// `threads` threads each sum a contiguous chunk ([`Chunks`]); the host adds the partial
+    /// sums in order.
     Partials {
         /// Number of partial sums.
         threads: u32,
@@ -166,70 +169,9 @@ pub enum SumMode {
         /// Number of partial sums.
         threads: u32,
     },
-    /// Block-wise tree reduction in shared memory, repeated until one value is left.
+    /// Block-wise tree reduction in shared memory, repeated until one value is left
+    /// ([`reduce_tree`]).
     Tree,
-}
-
-/// The operation pairs of [`Gpu::do_undo`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DoUndoMode {
-    /// `x = x * y; x = x / y`
-    MulDiv = 0,
-    /// `x = x + y; x = x - y`
-    AddSub = 1,
-    /// `x = x * x; x = sqrt(x)` (`y` unused; `x > 0`)
-    SquareSqrt = 2,
-}
-
-/// Grid dimensions `[nx, ny, nz]` of the wave stencil (x fastest).
-pub type Dims = [usize; 3];
-
-fn to_i32(v: usize, what: &str) -> Result<i32> {
-    i32::try_from(v)
-        .map_err(|_| GpuError::InvalidArgument(format!("{what} = {v} does not fit in a C int")))
-}
-
-fn same_len(a: usize, b: usize) -> Result<()> {
-    if a == b {
-        Ok(())
-    } else {
-        Err(GpuError::LengthMismatch { left: a, right: b })
-    }
-}
-
-fn cfg_1d(n: usize) -> Result<LaunchConfig> {
-    let blocks = u32::try_from(n.div_ceil(256).max(1)).map_err(|_| {
-        GpuError::InvalidArgument(format!("{n} elements is too many for one launch"))
-    })?;
-    Ok(LaunchConfig {
-        grid_dim: (blocks, 1, 1),
-        block_dim: (256, 1, 1),
-        shared_mem_bytes: 0,
-    })
-}
-
-fn cfg_2d(rows: usize, cols: usize) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (
-            cols.div_ceil(16).max(1) as u32,
-            rows.div_ceil(16).max(1) as u32,
-            1,
-        ),
-        block_dim: (16, 16, 1),
-        shared_mem_bytes: 0,
-    }
-}
-
-fn cfg_3d(d: Dims) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (
-            d[0].div_ceil(32).max(1) as u32,
-            d[1].div_ceil(4).max(1) as u32,
-            d[2].div_ceil(2).max(1) as u32,
-        ),
-        block_dim: (32, 4, 2),
-        shared_mem_bytes: 0,
-    }
 }
 
 fn name<T: GpuFloat>(base: &str) -> String {
@@ -241,29 +183,16 @@ impl Gpu {
     ///
     /// # Errors
     ///
-    /// [`GpuError::LengthMismatch`], or a compile / driver error.
+    /// [`GpuError::LengthMismatch`](crate::GpuError::LengthMismatch), or a compile / driver
+    /// error.
     pub fn binary<T: GpuFloat>(
         &self,
         op: BinaryOp,
         a: &DeviceBuffer<T>,
         b: &DeviceBuffer<T>,
     ) -> Result<DeviceBuffer<T>> {
-        same_len(a.len(), b.len())?;
-        let f = self.function(&name::<T>("stoch_binary"))?;
-        let mut out = self.zeros::<T>(a.len())?;
-        let (n, code, seed) = (to_i32(a.len(), "n")?, op.code(), self.next_seed());
-        let mut l = self.launch_builder(&f);
-        l.arg(a.raw())
-            .arg(b.raw())
-            .arg(out.raw_mut())
-            .arg(&n)
-            .arg(&code)
-            .arg(&seed);
-        // SAFETY: matches `stoch_binary_{f32,f64}(const stoch_t*, const stoch_t*, stoch_t*, int,
-        // int, unsigned long long)` in stoch_ops.cu; the three buffers hold n values of T; 1-D
-        // blocks of 256 threads; the kernel bounds-checks i < n.
-        unsafe { l.launch(cfg_1d(a.len())?) }?;
-        Ok(out)
+        check_len(a.len(), b.len())?;
+        self.elementwise(a, Some(b), op.code())
     }
 
     /// `out[i] = op(a[i])`.
@@ -272,18 +201,36 @@ impl Gpu {
     ///
     /// A compile or driver error.
     pub fn unary<T: GpuFloat>(&self, op: UnaryOp, a: &DeviceBuffer<T>) -> Result<DeviceBuffer<T>> {
-        let f = self.function(&name::<T>("stoch_unary"))?;
+        self.elementwise(a, None, op as i32)
+    }
+
+    /// One launch of `stoch_binary_*` (with `b`) or `stoch_unary_*` (without), operation `code`.
+    fn elementwise<T: GpuFloat>(
+        &self,
+        a: &DeviceBuffer<T>,
+        b: Option<&DeviceBuffer<T>>,
+        code: i32,
+    ) -> Result<DeviceBuffer<T>> {
+        let kernel = if b.is_some() {
+            "stoch_binary"
+        } else {
+            "stoch_unary"
+        };
+        let f = self.function(&name::<T>(kernel))?;
         let mut out = self.zeros::<T>(a.len())?;
-        let (n, code, seed) = (to_i32(a.len(), "n")?, op as i32, self.next_seed());
+        let (n, seed) = (c_int(a.len(), "n")?, self.next_seed());
         let mut l = self.launch_builder(&f);
-        l.arg(a.raw())
-            .arg(out.raw_mut())
-            .arg(&n)
-            .arg(&code)
-            .arg(&seed);
-        // SAFETY: matches `stoch_unary_{f32,f64}(const stoch_t*, stoch_t*, int, int, unsigned
-        // long long)`; both buffers hold n values; the kernel bounds-checks i < n.
-        unsafe { l.launch(cfg_1d(a.len())?) }?;
+        l.arg(a.raw());
+        if let Some(b) = b {
+            l.arg(b.raw());
+        }
+        l.arg(out.raw_mut()).arg(&n).arg(&code).arg(&seed);
+        // SAFETY: matches `stoch_binary_{f32,f64}(const stoch_t*, const stoch_t*, stoch_t*, int,
+        // int, unsigned long long)` with `b`, `stoch_unary_{f32,f64}(const stoch_t*, stoch_t*,
+        // int, int, unsigned long long)` without (stoch_ops.cu); every buffer holds n values of
+        // T (`binary` checks b's length); 1-D blocks of 256 threads; the kernels bounds-check
+        // i < n.
+        unsafe { l.launch(grid_1d(a.len())?) }?;
         Ok(out)
     }
 
@@ -292,18 +239,19 @@ impl Gpu {
     ///
     /// # Errors
     ///
-    /// [`GpuError::LengthMismatch`], or a compile / driver error.
+    /// [`GpuError::LengthMismatch`](crate::GpuError::LengthMismatch), or a compile / driver
+    /// error.
     pub fn compare<T: GpuFloat>(
         &self,
         op: CompareOp,
         a: &DeviceBuffer<T>,
         b: &DeviceBuffer<T>,
     ) -> Result<(Vec<bool>, Vec<Flags>)> {
-        same_len(a.len(), b.len())?;
+        check_len(a.len(), b.len())?;
         let f = self.function(&name::<T>("stoch_compare"))?;
         let mut result = self.zeros_plain::<u8>(a.len().max(1))?;
         let mut flags = self.zeros_plain::<u8>(a.len().max(1))?;
-        let (n, code, seed) = (to_i32(a.len(), "n")?, op as i32, self.next_seed());
+        let (n, code, seed) = (c_int(a.len(), "n")?, op as i32, self.next_seed());
         let mut l = self.launch_builder(&f);
         l.arg(a.raw())
             .arg(b.raw())
@@ -314,7 +262,7 @@ impl Gpu {
             .arg(&seed);
         // SAFETY: matches `stoch_compare_{f32,f64}(const stoch_t*, const stoch_t*, unsigned
         // char*, unsigned char*, int, int, unsigned long long)`; all buffers hold >= n items.
-        unsafe { l.launch(cfg_1d(a.len())?) }?;
+        unsafe { l.launch(grid_1d(a.len())?) }?;
         let r = self.download_plain(&result)?;
         let fl = self.download_plain(&flags)?;
         Ok((
@@ -332,12 +280,12 @@ impl Gpu {
         let f = self.function(&name::<T>("stoch_digits"))?;
         let mut digits = self.zeros_plain::<i32>(a.len().max(1))?;
         let mut zero = self.zeros_plain::<u8>(a.len().max(1))?;
-        let n = to_i32(a.len(), "n")?;
+        let n = c_int(a.len(), "n")?;
         let mut l = self.launch_builder(&f);
         l.arg(a.raw()).arg(&mut digits).arg(&mut zero).arg(&n);
         // SAFETY: matches `stoch_digits_{f32,f64}(const stoch_t*, int*, unsigned char*, int)`;
         // all buffers hold >= n items.
-        unsafe { l.launch(cfg_1d(a.len())?) }?;
+        unsafe { l.launch(grid_1d(a.len())?) }?;
         let d = self.download_plain(&digits)?;
         let z = self.download_plain(&zero)?;
         Ok((
@@ -346,33 +294,12 @@ impl Gpu {
         ))
     }
 
-    /// The layout words written by `stoch_layout_probe` for `stoch_float` and `stoch_double`:
-    /// `size | x << 8 | y << 16 | z << 24 | flags << 32 | pad << 40 | align << 48`.
-    ///
-    /// # Errors
-    ///
-    /// A compile or driver error.
-    pub fn layout_probe(&self) -> Result<[u64; 2]> {
-        let f = self.function(entry::LAYOUT_PROBE)?;
-        let mut out = self.zeros_plain::<u64>(2)?;
-        let mut l = self.launch_builder(&f);
-        l.arg(&mut out);
-        let one = LaunchConfig {
-            grid_dim: (1, 1, 1),
-            block_dim: (1, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        // SAFETY: matches `stoch_layout_probe(unsigned long long*)`; one thread writes out[0..2].
-        unsafe { l.launch(one) }?;
-        let v = self.download_plain(&out)?;
-        Ok([v[0], v[1]])
-    }
-
     /// Stochastic matrix product `C = A B` (row-major; `a` is `n x k`, `b` is `k x m`).
     ///
     /// # Errors
     ///
-    /// [`GpuError::LengthMismatch`] when a buffer's length is not the product of its sizes.
+    /// [`GpuError::LengthMismatch`](crate::GpuError::LengthMismatch) when a buffer's length is
+    /// not the product of its sizes.
     pub fn matmul<T: GpuFloat>(
         &self,
         a: &DeviceBuffer<T>,
@@ -381,14 +308,14 @@ impl Gpu {
         m: usize,
         k: usize,
     ) -> Result<DeviceBuffer<T>> {
-        same_len(a.len(), n * k)?;
-        same_len(b.len(), k * m)?;
+        check_len(a.len(), n * k)?;
+        check_len(b.len(), k * m)?;
         let f = self.function(&name::<T>("stoch_matmul"))?;
         let mut c = self.zeros::<T>(n * m)?;
         let (n32, m32, k32, seed) = (
-            to_i32(n, "n")?,
-            to_i32(m, "m")?,
-            to_i32(k, "k")?,
+            c_int(n, "n")?,
+            c_int(m, "m")?,
+            c_int(k, "k")?,
             self.next_seed(),
         );
         let mut l = self.launch_builder(&f);
@@ -402,33 +329,7 @@ impl Gpu {
         // SAFETY: matches `stoch_matmul_{f32,f64}(const stoch_t*, const stoch_t*, stoch_t*, int
         // n, int m, int k, unsigned long long)`; a holds n*k, b k*m, c n*m values (checked);
         // 16x16 blocks; the kernel bounds-checks row < n and col < m.
-        unsafe { l.launch(cfg_2d(n, m)) }?;
-        Ok(c)
-    }
-
-    /// Plain binary32 matrix product with the same loop (IEEE baseline and timing).
-    ///
-    /// # Errors
-    ///
-    /// [`GpuError::LengthMismatch`], or a compile / driver error.
-    pub fn plain_matmul(
-        &self,
-        a: &CudaSlice<f32>,
-        b: &CudaSlice<f32>,
-        n: usize,
-        m: usize,
-        k: usize,
-    ) -> Result<CudaSlice<f32>> {
-        same_len(a.len(), n * k)?;
-        same_len(b.len(), k * m)?;
-        let f = self.function(entry::PLAIN_MATMUL_F32)?;
-        let mut c = self.zeros_plain::<f32>((n * m).max(1))?;
-        let (n32, m32, k32) = (to_i32(n, "n")?, to_i32(m, "m")?, to_i32(k, "k")?);
-        let mut l = self.launch_builder(&f);
-        l.arg(a).arg(b).arg(&mut c).arg(&n32).arg(&m32).arg(&k32);
-        // SAFETY: matches `plain_matmul_f32(const float*, const float*, float*, int, int, int)`;
-        // sizes checked as in `matmul`.
-        unsafe { l.launch(cfg_2d(n, m)) }?;
+        unsafe { l.launch(grid_2d(n, m)?) }?;
         Ok(c)
     }
 
@@ -436,21 +337,16 @@ impl Gpu {
     ///
     /// # Errors
     ///
-    /// [`GpuError::InvalidArgument`] for zero threads, or a compile / driver error.
+    /// [`GpuError::InvalidArgument`](crate::GpuError::InvalidArgument) for zero threads, or a
+    /// compile / driver error.
     pub fn sum<T: GpuFloat>(
         &self,
         input: &DeviceBuffer<T>,
         mode: SumMode,
     ) -> Result<Stochastic<T>> {
-        let n = input.len() as i64;
         match mode {
             SumMode::Partials { threads } | SumMode::Atomic { threads } => {
-                if threads == 0 {
-                    return Err(GpuError::InvalidArgument("threads must be > 0".into()));
-                }
-                let chunk = (n.max(1) + threads as i64 - 1) / threads as i64;
-                let t32 = threads as i32;
-                let seed = self.next_seed();
+                let split = Chunks::new(input.len(), threads as usize)?;
                 let atomic = matches!(mode, SumMode::Atomic { .. });
                 let f = self.function(&name::<T>(if atomic {
                     "stoch_sum_atomic"
@@ -458,17 +354,18 @@ impl Gpu {
                     "stoch_sum_partials"
                 }))?;
                 let mut out = self.zeros::<T>(if atomic { 1 } else { threads as usize })?;
+                let seed = self.next_seed();
                 let mut l = self.launch_builder(&f);
                 l.arg(input.raw())
                     .arg(out.raw_mut())
-                    .arg(&n)
-                    .arg(&chunk)
-                    .arg(&t32)
+                    .arg(&split.n)
+                    .arg(&split.chunk)
+                    .arg(&split.threads)
                     .arg(&seed);
                 // SAFETY: matches `stoch_sum_{partials,atomic}_{f32,f64}(const stoch_t*, stoch_t*,
                 // long long n, long long chunk, int threads, unsigned long long)`; `input` holds
                 // n values, `out` holds `threads` values (1 for atomic); threads >= t return.
-                unsafe { l.launch(cfg_1d(threads as usize)?) }?;
+                unsafe { l.launch(split.config()?) }?;
                 let host = self.download(&out)?;
                 Ok(host
                     .into_iter()
@@ -476,149 +373,25 @@ impl Gpu {
             }
             SumMode::Tree => {
                 let f = self.function(&name::<T>("stoch_sum_tree"))?;
-                let mut len = input.len();
-                let mut current: Option<DeviceBuffer<T>> = None;
-                loop {
-                    let blocks = len.div_ceil(SUM_BLOCK as usize).clamp(1, 1024);
-                    let mut out = self.zeros::<T>(blocks)?;
-                    let (n64, seed) = (len as i64, self.next_seed());
-                    let src = current.as_ref().unwrap_or(input);
-                    let mut l = self.launch_builder(&f);
-                    l.arg(src.raw()).arg(out.raw_mut()).arg(&n64).arg(&seed);
-                    // SAFETY: matches `stoch_sum_tree_{f32,f64}(const stoch_t*, stoch_t*, long
-                    // long n, unsigned long long)`; `src` holds n values, `out` one per block;
-                    // blocks of exactly STOCH_SUM_BLOCK (256) threads as the kernel requires.
-                    unsafe {
-                        l.launch(LaunchConfig {
-                            grid_dim: (blocks as u32, 1, 1),
-                            block_dim: (SUM_BLOCK, 1, 1),
-                            shared_mem_bytes: 0,
-                        })
-                    }?;
-                    if blocks == 1 {
-                        return Ok(self.download(&out)?[0]);
-                    }
-                    len = blocks;
-                    current = Some(out);
-                }
+                let out = reduce_tree(
+                    input,
+                    input.len(),
+                    SUM_BLOCK,
+                    |blocks| self.zeros::<T>(blocks),
+                    |src, out, len, config| {
+                        let (n, seed) = (len as i64, self.next_seed());
+                        let mut l = self.launch_builder(&f);
+                        l.arg(src.raw()).arg(out.raw_mut()).arg(&n).arg(&seed);
+                        // SAFETY: matches `stoch_sum_tree_{f32,f64}(const stoch_t*, stoch_t*,
+                        // long long n, unsigned long long)`; `src` holds n values, `out` one per
+                        // block; blocks of exactly STOCH_SUM_BLOCK (256) threads as the kernel
+                        // requires.
+                        unsafe { l.launch(config) }?;
+                        Ok(())
+                    },
+                )?;
+                Ok(self.download(&out)?[0])
             }
         }
-    }
-
-    /// Do/undo: each `x[i]` goes through `iters` rounds of an operation and its inverse with
-    /// `y[(i + it) % y.len()]`, in place.
-    ///
-    /// # Errors
-    ///
-    /// [`GpuError::InvalidArgument`] for an empty `y`, or a compile / driver error.
-    pub fn do_undo<T: GpuFloat>(
-        &self,
-        x: &mut DeviceBuffer<T>,
-        y: &DeviceBuffer<T>,
-        iters: u32,
-        mode: DoUndoMode,
-    ) -> Result<()> {
-        if y.is_empty() {
-            return Err(GpuError::InvalidArgument("y must not be empty".into()));
-        }
-        let f = self.function(&name::<T>("stoch_do_undo"))?;
-        let (n, m, it, md, seed) = (
-            to_i32(x.len(), "n")?,
-            to_i32(y.len(), "m")?,
-            to_i32(iters as usize, "iters")?,
-            mode as i32,
-            self.next_seed(),
-        );
-        let cfg = cfg_1d(x.len())?;
-        let mut l = self.launch_builder(&f);
-        l.arg(x.raw_mut())
-            .arg(y.raw())
-            .arg(&n)
-            .arg(&m)
-            .arg(&it)
-            .arg(&md)
-            .arg(&seed);
-        // SAFETY: matches `stoch_do_undo_{f32,f64}(stoch_t*, const stoch_t*, int n, int m, int
-        // iters, int mode, unsigned long long)`; x holds n values, y holds m > 0 values.
-        unsafe { l.launch(cfg) }?;
-        Ok(())
-    }
-
-    /// One stochastic step of the 3-D acoustic wave stencil: `u_next` from `u_prev` and `u`
-    /// (`vel` = c^2 dt^2 / h^2 per point).
-    ///
-    /// # Errors
-    ///
-    /// [`GpuError::LengthMismatch`] unless every array holds `nx * ny * nz` points.
-    pub fn wave_step(
-        &self,
-        u_prev: &DeviceBuffer<f32>,
-        u: &DeviceBuffer<f32>,
-        u_next: &mut DeviceBuffer<f32>,
-        vel: &CudaSlice<f32>,
-        dims: Dims,
-    ) -> Result<()> {
-        let points = dims[0] * dims[1] * dims[2];
-        for len in [u_prev.len(), u.len(), u_next.len(), vel.len()] {
-            same_len(len, points)?;
-        }
-        let f = self.function(entry::WAVE_STEP_F32)?;
-        let (nx, ny, nz, seed) = (
-            to_i32(dims[0], "nx")?,
-            to_i32(dims[1], "ny")?,
-            to_i32(dims[2], "nz")?,
-            self.next_seed(),
-        );
-        let mut l = self.launch_builder(&f);
-        l.arg(u_prev.raw())
-            .arg(u.raw())
-            .arg(u_next.raw_mut())
-            .arg(vel)
-            .arg(&nx)
-            .arg(&ny)
-            .arg(&nz)
-            .arg(&seed);
-        // SAFETY: matches `stoch_wave_step_f32(const stoch_float*, const stoch_float*,
-        // stoch_float*, const float*, int, int, int, unsigned long long)`; all arrays hold
-        // nx*ny*nz points (checked); 32x4x2 blocks; the kernel bounds-checks every index.
-        unsafe { l.launch(cfg_3d(dims)) }?;
-        Ok(())
-    }
-
-    /// One plain binary32 step of the same stencil (IEEE baseline and timing).
-    ///
-    /// # Errors
-    ///
-    /// [`GpuError::LengthMismatch`] unless every array holds `nx * ny * nz` points.
-    pub fn plain_wave_step(
-        &self,
-        u_prev: &CudaSlice<f32>,
-        u: &CudaSlice<f32>,
-        u_next: &mut CudaSlice<f32>,
-        vel: &CudaSlice<f32>,
-        dims: Dims,
-    ) -> Result<()> {
-        let points = dims[0] * dims[1] * dims[2];
-        for len in [u_prev.len(), u.len(), u_next.len(), vel.len()] {
-            same_len(len, points)?;
-        }
-        let f = self.function(entry::PLAIN_WAVE_STEP_F32)?;
-        let (nx, ny, nz) = (
-            to_i32(dims[0], "nx")?,
-            to_i32(dims[1], "ny")?,
-            to_i32(dims[2], "nz")?,
-        );
-        let mut l = self.launch_builder(&f);
-        l.arg(u_prev)
-            .arg(u)
-            .arg(u_next)
-            .arg(vel)
-            .arg(&nx)
-            .arg(&ny)
-            .arg(&nz);
-        // SAFETY: matches `plain_wave_step_f32(const float*, const float*, float*, const float*,
-        // int, int, int)`; sizes checked as in `wave_step`.
-        unsafe { l.launch(cfg_3d(dims)) }?;
-        Ok(())
     }
 }

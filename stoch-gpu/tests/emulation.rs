@@ -1,6 +1,6 @@
 //! The device code run on the CPU: `kernels/stochastic.cuh` and the shipped kernels compiled by
-//! the host C++ compiler with CUDA's built-ins emulated (`tests/emulation/emu.cpp`: directed
-//! rounding through the FPU rounding mode, one thread after another). This checks the header's
+//! the host C++ compiler with CUDA's built-ins emulated (`tests/emulation/shims.h`: directed
+//! rounding through the FPU rounding mode, one thread after another; `emu.cpp`: the launches). This checks the header's
 //! logic (random rounding, flags, digits, layout, streams) against stoch-core where no GPU is
 //! available. Skipped with a printed reason when no C++ compiler is found. The tests run one at
 //! a time (`common::serial`): several reset and read the global report.
@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use common::{api_cases, directed_f32, directed_f64, extreme_values, flag_cases, note, Inputs};
 use stoch_core::{Flags, Instability, Sf32, Sf64, StochFloat, Stochastic};
-use stoch_gpu::{reference, validate, DoUndoMode};
+use stoch_gpu::{reference, validate};
 
 type Binary<T> = unsafe extern "C" fn(
     *const Stochastic<T>,
@@ -29,10 +29,6 @@ type Compare = unsafe extern "C" fn(*const Sf64, *const Sf64, *mut u8, *mut u8, 
 type Digits<T> = unsafe extern "C" fn(*const Stochastic<T>, *mut i32, *mut u8, i32);
 type Matmul =
     unsafe extern "C" fn(*const Sf32, *const Sf32, *mut Sf32, i32, i32, i32, u64, i32, i32);
-type Wave =
-    unsafe extern "C" fn(*const Sf32, *const Sf32, *mut Sf32, *const f32, i32, i32, i32, u64);
-type PlainWave = unsafe extern "C" fn(*const f32, *const f32, *mut f32, *const f32, i32, i32, i32);
-type DoUndo = unsafe extern "C" fn(*mut Sf32, *const Sf32, i32, i32, i32, i32, u64);
 type Sum = unsafe extern "C" fn(*const Sf32, *mut Sf32, i64, i64, i32, u64);
 
 /// The emulation library, built once per test run.
@@ -470,97 +466,14 @@ fn emulated_matmul_is_shape_independent_and_validates() {
 }
 
 #[test]
-fn emulated_wave_validates_against_the_cpu() {
+fn emulated_sums() {
     let _serial = common::serial();
-    let (Some(step), Some(plain)) = (
-        sym::<Wave>("emu_wave_step_f32"),
-        sym::<PlainWave>("emu_plain_wave_step_f32"),
-    ) else {
-        return;
-    };
-    let p = reference::WaveProblem::new(16);
-    let steps = 12;
-    let [nx, ny, nz] = p.dims.map(|d| d as i32);
-    let init: Vec<Sf32> = p.u0.iter().map(|&v| Sf32::new(v)).collect();
-    let (mut u0, mut u1, mut u2) = (init.clone(), init.clone(), init.clone());
-    for s in 0..steps {
-        // SAFETY: every array holds nx*ny*nz points.
-        unsafe {
-            step(
-                u0.as_ptr(),
-                u1.as_ptr(),
-                u2.as_mut_ptr(),
-                p.vel.as_ptr(),
-                nx,
-                ny,
-                nz,
-                s as u64,
-            )
-        };
-        std::mem::swap(&mut u0, &mut u1);
-        std::mem::swap(&mut u1, &mut u2);
-    }
-    let v = validate::compare(&u1, &p.run_stochastic(steps)).unwrap();
-    note(&format!(
-        "emulated wave step vs CPU reference ({steps} steps, 16^3):\n{}",
-        v.summary
-    ));
-    assert!(v.summary.inconsistent * 20 <= v.summary.len, "{v}");
-    assert!(v.summary.mean_common_digits > 3.0, "{v}");
-    // The plain kernel is bit for bit the CPU's binary32.
-    let (mut a, mut b, mut c) = (p.u0.clone(), p.u0.clone(), p.u0.clone());
-    for _ in 0..steps {
-        // SAFETY: as above.
-        unsafe {
-            plain(
-                a.as_ptr(),
-                b.as_ptr(),
-                c.as_mut_ptr(),
-                p.vel.as_ptr(),
-                nx,
-                ny,
-                nz,
-            )
-        };
-        std::mem::swap(&mut a, &mut b);
-        std::mem::swap(&mut b, &mut c);
-    }
-    assert_eq!(b, p.run_plain(steps));
-}
-
-#[test]
-fn emulated_do_undo_and_sums() {
-    let _serial = common::serial();
-    let (Some(du), Some(partials), Some(atomic)) = (
-        sym::<DoUndo>("emu_do_undo_f32"),
+    let (Some(partials), Some(atomic)) = (
         sym::<Sum>("emu_sum_partials_f32"),
         sym::<Sum>("emu_sum_atomic_f32"),
     ) else {
         return;
     };
-    let mut rng = Inputs(13);
-    let x: Vec<Sf32> = (0..512)
-        .map(|_| Sf32::new(rng.uniform(1.0, 100.0) as f32))
-        .collect();
-    let y: Vec<Sf32> = (0..31)
-        .map(|_| Sf32::new(rng.uniform(1.0, 100.0) as f32))
-        .collect();
-    for mode in [
-        DoUndoMode::MulDiv,
-        DoUndoMode::AddSub,
-        DoUndoMode::SquareSqrt,
-    ] {
-        let mut dev = x.clone();
-        // SAFETY: x holds 512 values, y 31.
-        unsafe { du(dev.as_mut_ptr(), y.as_ptr(), 512, 31, 300, mode as i32, 4) };
-        let mut cpu = x.clone();
-        reference::do_undo(&mut cpu, &y, 300, mode);
-        let v = validate::compare(&dev, &cpu).unwrap();
-        assert!(
-            v.summary.inconsistent * 20 <= v.summary.len,
-            "{mode:?}: {v}"
-        );
-    }
     let ints: Vec<Sf32> = (0..10_000)
         .map(|i| Sf32::new((i % 17) as f32 - 8.0))
         .collect();

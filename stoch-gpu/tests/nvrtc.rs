@@ -5,10 +5,8 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-
 use stoch_core::{Flags, Stochastic};
-use stoch_gpu::kernels::{HEADER_NAME, KERNELS};
+use stoch_gpu::kernels::{KernelSource, HEADER_NAME, KERNELS};
 use stoch_gpu::nvrtc::{self, lint_ptx, Target};
 use stoch_gpu::GpuError;
 
@@ -80,34 +78,34 @@ fn every_kernel_compiles_to_ptx_and_cubin() {
     for k in KERNELS {
         for &arch in ARCHS {
             // A real architecture gives the PTX and the CUBIN in one compilation.
-            let ptx = nvrtc::compile_kernel(k, Target::Real(arch))
+            let check = nvrtc::check_kernel(k, Target::Real(arch))
                 .unwrap_or_else(|e| panic!("{} for sm_{arch}: {e}", k.name));
-            let lint = lint_ptx(&ptx.ptx);
-            let found: BTreeSet<&str> = lint.entries.iter().map(String::as_str).collect();
-            let want: BTreeSet<&str> = k.entries.iter().copied().collect();
-            assert_eq!(
-                found, want,
-                "{}: entry points in PTX vs KERNELS table",
-                k.name
-            );
-            if k.stochastic {
-                let lint = assert_lint_clean(k.name, &ptx.ptx, k.entries);
-                common::note(&format!(
-                    "PTX check {} sm_{arch}: {} directed FP instructions, {} exempt (in {} statistics/libm functions), 0 violations",
-                    k.name,
-                    lint.directed_total(),
-                    lint.exempt,
-                    lint.exempt_functions.len()
-                ));
-            }
-            let cubin = ptx.cubin.expect("a real architecture gives a CUBIN");
-            assert!(
-                cubin.starts_with(b"\x7fELF"),
-                "{} sm_{arch}: CUBIN is not an ELF image",
-                k.name
-            );
+            assert!(check.problems.is_empty(), "{:#?}", check.problems);
+            common::note(&format!(
+                "PTX check {} sm_{arch}: {} directed FP instructions, {} exempt (in {} statistics/libm functions), 0 violations",
+                k.name,
+                check.lint.directed_total(),
+                check.lint.exempt,
+                check.lint.exempt_functions.len()
+            ));
         }
     }
+    // The check can fail: a wrong entry list, and round-to-nearest arithmetic in a kernel that
+    // claims to be stochastic.
+    let bad = KernelSource {
+        name: "bad.cu",
+        source: r#"extern "C" __global__ void k(float* v) { v[0] = v[1] + v[2]; }"#,
+        entries: &["k", "missing"],
+        stochastic: true,
+    };
+    let check = nvrtc::check_kernel(&bad, Target::Real(90)).unwrap();
+    assert!(
+        check.problems.iter().any(|p| p.contains("`missing`"))
+            && check.problems.iter().any(|p| p.contains("add.rn.f32"))
+            && check.problems.iter().any(|p| p.contains("no directed")),
+        "{:#?}",
+        check.problems
+    );
 }
 
 #[test]
@@ -164,17 +162,6 @@ fn lint_catches_round_to_nearest_and_options_are_applied() {
     if !common::nvrtc_or_skip("lint_catches_round_to_nearest_and_options_are_applied") {
         return;
     }
-    // The plain kernels are round-to-nearest by design: the lint must see it.
-    let plain = KERNELS.iter().find(|k| !k.stochastic).unwrap();
-    let lint = lint_ptx(
-        &nvrtc::compile_kernel(plain, Target::Virtual(90))
-            .unwrap()
-            .ptx,
-    );
-    assert!(lint
-        .violations
-        .iter()
-        .any(|v| v.instruction == "add.rn.f32"));
     // --fmad=false: a*b+c stays a multiply and an add; no .ftz anywhere.
     let src = r#"extern "C" __global__ void k(float* v) { v[0] = v[1] * v[2] + v[3]; v[4] = v[5] / v[6]; }"#;
     let ptx = nvrtc::compile("fmad.cu", src, Target::Virtual(90), &[])

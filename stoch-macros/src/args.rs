@@ -39,53 +39,31 @@ impl Parse for Args {
             let key: Ident = input.call(Ident::parse_any)?;
             match key.to_string().as_str() {
                 "report" => {
-                    if args.report.is_some() {
-                        bail!(key, "duplicate `report` argument");
-                    }
-                    if !input.peek(Token![=]) {
-                        bail!(key, "expected `report = true` or `report = false`");
-                    }
-                    input.parse::<Token![=]>()?;
-                    let value: LitBool = match input.parse() {
-                        Ok(value) => value,
-                        Err(err) => {
-                            return Err(syn::Error::new(
-                                err.span(),
-                                "expected `true` or `false` after `report =`",
-                            ))
-                        }
-                    };
+                    not_yet(&args.report, &key)?;
+                    let value: LitBool = value_after_eq(
+                        input,
+                        &key,
+                        "expected `report = true` or `report = false`",
+                        "expected `true` or `false` after `report =`",
+                    )?;
                     args.report = Some((value.value, key));
                 }
                 "plain" => {
-                    if args.plain.is_some() {
-                        bail!(key, "duplicate `plain` argument");
-                    }
-                    if !input.peek(Token![=]) {
-                        bail!(key, "expected `plain = name_of_the_ieee_copy`");
-                    }
-                    input.parse::<Token![=]>()?;
-                    let name: Ident = match input.parse() {
-                        Ok(name) => name,
-                        Err(err) => {
-                            return Err(syn::Error::new(
-                                err.span(),
-                                "expected a name after `plain =`, as in `plain = rump_ieee`",
-                            ))
-                        }
-                    };
+                    not_yet(&args.plain, &key)?;
+                    let name: Ident = value_after_eq(
+                        input,
+                        &key,
+                        "expected `plain = name_of_the_ieee_copy`",
+                        "expected a name after `plain =`, as in `plain = rump_ieee`",
+                    )?;
                     args.plain = Some((key, name));
                 }
                 "track_caller" => {
-                    if args.track_caller.is_some() {
-                        bail!(key, "duplicate `track_caller` argument");
-                    }
+                    not_yet(&args.track_caller, &key)?;
                     args.track_caller = Some(key);
                 }
                 "skip" => {
-                    if args.skip.is_some() {
-                        bail!(key, "duplicate `skip` argument");
-                    }
+                    not_yet(&args.skip, &key)?;
                     args.skip = Some(key);
                 }
                 _ => bail!(
@@ -102,6 +80,31 @@ impl Parse for Args {
         }
         Ok(args)
     }
+}
+
+/// `= value` after `key`: the value, or the error `no_eq` on the key, or `bad_value` on what
+/// stands where the value should.
+fn value_after_eq<T: Parse>(
+    input: ParseStream<'_>,
+    key: &Ident,
+    no_eq: &str,
+    bad_value: &str,
+) -> syn::Result<T> {
+    if !input.peek(Token![=]) {
+        bail!(key, no_eq);
+    }
+    input.parse::<Token![=]>()?;
+    input
+        .parse()
+        .map_err(|err| syn::Error::new(err.span(), bad_value))
+}
+
+/// An argument is given once: a second `key` is an error on it.
+fn not_yet<T>(slot: &Option<T>, key: &Ident) -> syn::Result<()> {
+    if slot.is_some() {
+        bail!(key, "duplicate `{}` argument", key);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

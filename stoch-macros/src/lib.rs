@@ -11,6 +11,7 @@ mod args;
 mod error;
 mod expand;
 mod rewrite;
+mod tokens;
 
 use proc_macro::TokenStream;
 

@@ -199,7 +199,7 @@ pub fn report() -> Report {
             .chain(snap.collapses.iter().map(|(loc, _, via)| (loc, via)))
             .any(|(loc, via)| via.is_none() && in_dependency(loc.file())),
         config,
-        hardware_fma: !crate::rounding::slow_software_path(),
+        hardware_fma: !crate::arch::slow_software_path(),
     }
 }
 
@@ -319,65 +319,67 @@ impl Report {
     }
 }
 
+/// A report with two sites, a collapse and a GPU count, for the tests of its text and JSON.
 #[cfg(test)]
-pub(super) mod tests {
-    use super::*;
-    use crate::config::ReportMode;
-
-    pub(in crate::report) fn sample_report() -> Report {
-        let mut counts = BTreeMap::new();
-        for k in Instability::ALL {
-            counts.insert(k, 0);
-        }
-        counts.insert(Instability::Division, 2);
-        counts.insert(Instability::Cancellation, 5);
-        Report {
-            total: 7,
-            counts,
-            self_validation_failed: true,
-            sites: vec![
-                Site {
-                    kind: Instability::Cancellation,
-                    file: "src/main.rs".into(),
-                    line: 12,
-                    column: 9,
-                    count: 5,
-                    via: None,
-                    helper: Some("abs".into()),
-                },
-                Site {
-                    kind: Instability::Division,
-                    file: "src/lib.rs".into(),
-                    line: 3,
-                    column: 17,
-                    count: 2,
-                    via: None,
-                    helper: None,
-                },
-            ],
-            overflow_events: 0,
-            collapses: vec![CollapseSite {
+pub(super) fn sample_report() -> Report {
+    let mut counts = BTreeMap::new();
+    for k in Instability::ALL {
+        counts.insert(k, 0);
+    }
+    counts.insert(Instability::Division, 2);
+    counts.insert(Instability::Cancellation, 5);
+    Report {
+        total: 7,
+        counts,
+        self_validation_failed: true,
+        sites: vec![
+            Site {
+                kind: Instability::Cancellation,
                 file: "src/main.rs".into(),
-                line: 20,
-                column: 5,
-                count: 1,
+                line: 12,
+                column: 9,
+                count: 5,
+                via: None,
+                helper: Some("abs".into()),
+            },
+            Site {
+                kind: Instability::Division,
+                file: "src/lib.rs".into(),
+                line: 3,
+                column: 17,
+                count: 2,
                 via: None,
                 helper: None,
-            }],
-            collapse_total: 1,
-            collapse_overflow: 0,
-            gpu: vec![GpuCount {
-                kernel: "matmul".into(),
-                kind: Instability::Multiplication,
-                count: 4,
-            }],
-            inexact_prints: 0,
-            inexact_print_first: None,
-            dependency_site_without_via: false,
-            config: Config::default().seed(42),
-            hardware_fma: true,
-        }
+            },
+        ],
+        overflow_events: 0,
+        collapses: vec![CollapseSite {
+            file: "src/main.rs".into(),
+            line: 20,
+            column: 5,
+            count: 1,
+            via: None,
+            helper: None,
+        }],
+        collapse_total: 1,
+        collapse_overflow: 0,
+        gpu: vec![GpuCount {
+            kernel: "matmul".into(),
+            kind: Instability::Multiplication,
+            count: 4,
+        }],
+        inexact_prints: 0,
+        inexact_print_first: None,
+        dependency_site_without_via: false,
+        config: Config::default().seed(42),
+        hardware_fma: true,
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ReportMode;
 
     #[test]
     fn golden_json_document() {

@@ -98,7 +98,7 @@ pub(crate) fn record<T: StochFloat>(
     loc: &'static Location<'static>,
     ops: &[&[T; 3]],
 ) {
-    config::ensure_init();
+    crate::runtime::state::ensure_init();
     RECORDER.tally(&LOCAL, Tally::Instability(kind.index()), loc, max_sites());
     // Built in place, sample by sample: a copy of an array assembled from 8-byte stores stalls
     // on store forwarding (about half the cost of this function when it was built that way).
@@ -135,7 +135,7 @@ pub(crate) fn record<T: StochFloat>(
 #[cold]
 #[inline(never)]
 pub(crate) fn record_collapse(loc: &'static Location<'static>) {
-    config::ensure_init();
+    crate::runtime::state::ensure_init();
     RECORDER.tally(&LOCAL, Tally::Collapse, loc, max_sites());
 }
 

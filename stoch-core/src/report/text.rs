@@ -176,7 +176,7 @@ impl fmt::Display for Report {
 
 #[cfg(test)]
 mod tests {
-    use super::super::document::tests::sample_report;
+    use super::super::document::sample_report;
     use super::*;
 
     #[test]

@@ -3,7 +3,8 @@
 //   lap = C0 * u[p] + sum_{l=1..4} a_l * (u[i+l] + u[i-l] + u[j+l] + u[j-l] + u[k+l] + u[k-l])
 //   u_next[p] = (2 u[p] - u_prev[p]) + vel[p] * lap        (vel = c^2 dt^2 / h^2)
 // Grid nx * ny * nz, x fastest; the 4 outermost layers are held at zero. The order of every
-// operation is the one of plain_wave_step_f32 in plain.cu and of stoch_gpu::reference::wave_step.
+// operation is the one of plain_wave_step_f32 in plain.cu and of the CPU reference
+// stoch::repro::gpu_reference::wave_step.
 // The random stream of point p is (seed, p). Elements are read and written whole
 // (stoch_load/stoch_store: one 16-byte access each).
 #include "stochastic.cuh"

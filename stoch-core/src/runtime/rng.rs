@@ -11,8 +11,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::rounding::DIR_SHIFT;
-
 /// The default seed: runs repeat exactly unless a seed is configured.
 pub const DEFAULT_SEED: u64 = 0x005E_ED0F_DA5A_C0DE;
 
@@ -60,11 +58,11 @@ fn stream_seed(seed: u64, index: u64) -> u64 {
 #[cold]
 #[inline(never)]
 fn reseed_next(st: &State, epoch: u64) -> u64 {
-    crate::config::ensure_init();
+    crate::runtime::state::ensure_init();
     // Every operation draws random bits before it rounds, so the rounding path is chosen
     // before the first operation of every thread.
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-    crate::rt512::ensure_detected();
+    crate::runtime::path::ensure_detected();
     if st.index.get() == u64::MAX {
         st.index.set(NEXT_THREAD.fetch_add(1, Ordering::Relaxed));
     }
@@ -92,7 +90,7 @@ fn next(st: &State) -> u64 {
             x
         }
         // Out of line without clobbering the caller's registers (see `cold`).
-        _ => crate::cold::run((st, epoch), |c| reseed_next(c.0, c.1)),
+        _ => crate::runtime::cold::run((st, epoch), |c| reseed_next(c.0, c.1)),
     }
 }
 
@@ -170,7 +168,7 @@ pub(crate) fn dir2() -> u32 {
 /// assert_eq!(a, b);
 /// ```
 pub fn seed(seed: u64) {
-    crate::config::ensure_init();
+    crate::runtime::state::ensure_init();
     set_seed(seed);
 }
 
@@ -202,10 +200,61 @@ pub(crate) fn uniform_pm1() -> f64 {
     (x >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
 }
 
+/// Where the two random bits of a direction word lie. A `dir` argument of the kernels rounds
+/// sample `x` down when its bit `DIR_SHIFT` is set and `y` down when bit `DIR_SHIFT + 1` is,
+/// `z` the opposite way of `y`; its other bits are ignored. The generator hands out its bits in
+/// place (`dir & DIR_MASK`), which is the byte offset of the row to read in a table of four
+/// 32-byte rows: no shift on the hot path.
+#[doc(hidden)]
+pub const DIR_SHIFT: u32 = 5;
+
+/// The two random bits of a direction word, in place.
+#[doc(hidden)]
+pub const DIR_MASK: u32 = 3 << DIR_SHIFT;
+
+/// The direction code (0 to 3: bit 0 for `x`, bit 1 for `y`) of a direction word.
+#[doc(hidden)]
+#[inline(always)]
+pub const fn dir_code(dir: u32) -> u32 {
+    (dir >> DIR_SHIFT) & 3
+}
+
+/// The direction word of a direction code (0 to 3: bit 0 rounds `x` down, bit 1 `y`).
+#[doc(hidden)]
+#[inline(always)]
+pub const fn dir_word(code: u32) -> u32 {
+    (code & 3) << DIR_SHIFT
+}
+
+/// The byte offset of the row that the direction word `dir` picks in a table of four 32-byte
+/// rows: its random bits in place.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) const fn row_offset(dir: u32) -> usize {
+    (dir & DIR_MASK) as usize
+}
+
+/// The samples that round down for direction code `code` (0 to 3), as mask-register bits:
+/// bit 0 `x`, bit 1 `y`, bit 2 `z` (the same convention as [`directions`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) const fn down_lanes(code: u32) -> u8 {
+    let (x, y) = ((code & 1) as u8, ((code >> 1) & 1) as u8);
+    x | y << 1 | (1 - y) << 2
+}
+
+/// The direction of each of the three samples for the two random bits `dir`:
+/// `[x, y, z]`, `true` meaning "round down".
+#[inline(always)]
+pub(crate) fn directions(dir: u32) -> [bool; 3] {
+    let code = dir_code(dir);
+    let y = code & 2 != 0;
+    [code & 1 != 0, y, !y]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rounding::dir_code;
+    use crate::runtime::rng::dir_code;
     use std::sync::Mutex;
 
     /// The seed is process-wide: tests that set it run one at a time, or one's `seed` would
@@ -245,7 +294,9 @@ mod tests {
         assert_eq!(got, want);
         // The other bits of a word are not the pair's: the kernels must mask them.
         let words: Vec<u32> = (0..64).map(|_| dir2()).collect();
-        assert!(words.iter().any(|w| w & !crate::rounding::DIR_MASK != 0));
+        assert!(words
+            .iter()
+            .any(|w| w & !crate::runtime::rng::DIR_MASK != 0));
     }
 
     #[test]

@@ -1,0 +1,443 @@
+//! Random rounding: each sample of a result is the exact result rounded toward +∞ or toward −∞,
+//! the direction drawn at random per sample (DESIGN §2).
+//!
+//! One kernel set per instruction set, all giving the same samples for the same random bits
+//! (tested against one exact oracle):
+//!
+//! * [`portable`]: error-free transformations ([`crate::eft`]) and a one-ulp step, every target;
+//! * `x86::avx2`: the same on the four lanes of a value in one vector register (AVX2 and FMA);
+//! * `x86::avx512`: embedded rounding (`{ru-sae}`/`{rd-sae}`) where the target has AVX-512;
+//! * `x86::asm512`: the same embedded rounding from inline assembly, chosen at run time in
+//!   builds whose target lacks AVX-512.
+//!
+//! [`Kernels`] is the one dispatch point: its `add4` … `sqrt4` pick the path (at compile time
+//! from the target, at run time from [`crate::runtime::path`]), and the operators call nothing
+//! else. The trait is sealed inside this private module.
+
+use crate::runtime::path::Path;
+
+pub(crate) mod lanes;
+pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
+
+pub use lanes::{lanes32, lanes64, unlanes32, unlanes64, L32, L64};
+use portable::Portable;
+#[cfg(target_arch = "x86_64")]
+use x86::asm512 as rt512;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+use x86::avx512;
+
+/// Random-direction kernels on the three samples of a value. `dir` is a direction word (see
+/// [`DIR_SHIFT`]): bit `DIR_SHIFT` chooses the direction of sample `x`, the next bit that of
+/// sample `y`, and `z` takes the opposite of `y`. A set direction bit means "round down".
+pub trait Kernels: Portable + Sized + Copy {
+    /// The four lanes of a value (x, y, z, flags) as the hot path holds them: one vector
+    /// register on the AVX-512 path, an array otherwise.
+    type Lanes: Copy + Send + Sync + 'static;
+    /// Lanes of an exact zero.
+    const ZERO_L: Self::Lanes;
+    /// Lanes of an exact one.
+    const ONE_L: Self::Lanes;
+    /// Lanes of machine epsilon.
+    const EPSILON_L: Self::Lanes;
+    /// Lanes of the largest finite value.
+    const MAX_L: Self::Lanes;
+    /// Lanes of the smallest finite value.
+    const MIN_L: Self::Lanes;
+    /// Lanes of the smallest positive normal value.
+    const MIN_POSITIVE_L: Self::Lanes;
+    /// Lanes of +∞.
+    const INFINITY_L: Self::Lanes;
+    /// Lanes of −∞.
+    const NEG_INFINITY_L: Self::Lanes;
+    /// Lanes of NaN.
+    const NAN_L: Self::Lanes;
+    /// Array to lanes.
+    fn load(a: [Self; 4]) -> Self::Lanes;
+    /// Lanes to array.
+    fn store(v: Self::Lanes) -> [Self; 4];
+    /// `a + b`, randomly rounded, on four lanes: samples x, y, z and the flags lane, which
+    /// becomes the bitwise OR of the operands' flags lanes.
+    fn add4(a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `a * b`, randomly rounded (flags lanes ORed).
+    fn mul4(a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `a / b`, randomly rounded (flags lanes ORed).
+    fn div4(a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `a * b + c` with one random rounding (flags lanes ORed).
+    fn fma4(a: Self::Lanes, b: Self::Lanes, c: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `sqrt(a)`, randomly rounded (flags lane kept).
+    fn sqrt4(a: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// `path`'s kernel for `op` (0 add, 1 mul, 2 div, 3 fma `a·b + c`, 4 sqrt of `a`) on four
+    /// lanes, run directly where the processor has that path's instructions, whatever path the
+    /// operators dispatch to (so that tests check every path against the same oracle); `None`
+    /// where it cannot run.
+    fn path4(
+        path: Path,
+        op: u8,
+        a: [Self; 4],
+        b: [Self; 4],
+        c: [Self; 4],
+        dir: u32,
+    ) -> Option<[Self; 4]>;
+    /// For `f64` on the run-time AVX-512 path, when it is the one that runs (a build without
+    /// AVX-512 on a processor with it), and for `f32` in a build with AVX-512F, DQ and VL:
+    /// `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with random rounding and, in the same
+    /// assembly block, the pre-test of the operation's checks (see `ops`): the result's lanes
+    /// and whether the pre-test passed. `None` on every other path, where the compiler's code
+    /// runs the same pre-test after the kernel. (The operations of a build without AVX-512 run
+    /// that path's fused blocks through `rt512::mode` first, for both types, and reach this
+    /// only as a fallback: see the definition.)
+    fn rt512_pre(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<(Self::Lanes, bool)>;
+    /// The run-time AVX-512 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with its fused
+    /// pre-test, without asking whether that path runs: for [`Kernels::rt512_pre`], and for the
+    /// operations once `rt512::mode` said so.
+    #[cfg(all(
+        target_arch = "x86_64",
+        any(
+            not(target_feature = "avx512f"),
+            all(target_feature = "avx512dq", target_feature = "avx512vl")
+        )
+    ))]
+    fn rt512_fused(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> (Self::Lanes, bool);
+    /// The same without the pre-test.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    fn rt512_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// Zero.
+    fn zero_lane() -> Self;
+}
+
+#[inline(always)]
+fn four<T: Kernels>(a: [T; 3]) -> [T; 4] {
+    [a[0], a[1], a[2], T::zero_lane()]
+}
+
+#[inline(always)]
+fn three<T: Kernels>(a: [T; 4]) -> [T; 3] {
+    [a[0], a[1], a[2]]
+}
+
+/// The one dispatch of an operation: the kernel `$k` of the path the build compiled in or the
+/// process chose (see [`crate::runtime::path`]), the portable `$p` elsewhere. In a build whose
+/// target lacks AVX-512, the run-time AVX-512 kernels come first (one flag, laid out as the likely
+/// branch where it is set); in one that also lacks AVX2 and FMA, the AVX2 kernels are called
+/// where the process chose them, through functions with those target features.
+macro_rules! route {
+    ($l:ident, $k:ident, $p:ident, ($($x:ident),+), $dir:ident) => {{
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+        if crate::runtime::path::on() {
+            return Self::load(rt512::$k($(Self::store($x),)+ $dir));
+        }
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+        {
+            // SAFETY: the target has AVX-512F (checked at compile time above).
+            unsafe { avx512::$k($($x,)+ $dir) }
+        }
+        #[cfg(all(
+            target_arch = "x86_64",
+            target_feature = "avx2",
+            target_feature = "fma",
+            not(target_feature = "avx512f")
+        ))]
+        {
+            // SAFETY: the target has AVX2 and FMA (checked at compile time above).
+            $l(unsafe { x86::avx2::$k($($x.0,)+ $dir) })
+        }
+        #[cfg(all(target_arch = "x86_64", not(all(target_feature = "avx2", target_feature = "fma"))))]
+        {
+            if crate::runtime::path::avx2_on() {
+                // SAFETY: the process chose AVX2 only where the processor has AVX2 and FMA.
+                return unsafe { x86::avx2::rt::$k($($x,)+ $dir) };
+            }
+            Self::load(portable::lanes4::$p($(Self::store($x),)+ $dir))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Self::load(portable::lanes4::$p($(Self::store($x),)+ $dir))
+        }
+    }};
+}
+
+/// The lanes, constants and dispatch (AVX-512 or portable) that are the same for both types.
+macro_rules! dispatch {
+    (
+        $t:ident,
+        $l:ident,
+        $lanes:ident,
+        $unl:ident,
+        $add:ident,
+        $mul:ident,
+        $div:ident,
+        $fma:ident,
+        $sqrt:ident,
+        [
+            $add_pre:ident,
+            $mul_pre:ident,
+            $div_pre:ident,
+            native: $native_pre:literal,
+            fallback: $fallback_pre:literal
+        ]
+    ) => {
+        type Lanes = $l;
+        const ZERO_L: $l = $lanes([0.0; 4]);
+        const ONE_L: $l = $lanes([1.0, 1.0, 1.0, 0.0]);
+        const EPSILON_L: $l = $lanes([$t::EPSILON, $t::EPSILON, $t::EPSILON, 0.0]);
+        const MAX_L: $l = $lanes([$t::MAX, $t::MAX, $t::MAX, 0.0]);
+        const MIN_L: $l = $lanes([$t::MIN, $t::MIN, $t::MIN, 0.0]);
+        const MIN_POSITIVE_L: $l =
+            $lanes([$t::MIN_POSITIVE, $t::MIN_POSITIVE, $t::MIN_POSITIVE, 0.0]);
+        const INFINITY_L: $l = $lanes([$t::INFINITY, $t::INFINITY, $t::INFINITY, 0.0]);
+        const NEG_INFINITY_L: $l =
+            $lanes([$t::NEG_INFINITY, $t::NEG_INFINITY, $t::NEG_INFINITY, 0.0]);
+        const NAN_L: $l = $lanes([$t::NAN, $t::NAN, $t::NAN, 0.0]);
+        #[inline(always)]
+        fn load(a: [$t; 4]) -> $l {
+            $lanes(a)
+        }
+        #[inline(always)]
+        fn store(v: $l) -> [$t; 4] {
+            $unl(v)
+        }
+        #[inline(always)]
+        fn add4(a: $l, b: $l, dir: u32) -> $l {
+            route!($l, $add, add, (a, b), dir)
+        }
+        #[inline(always)]
+        fn mul4(a: $l, b: $l, dir: u32) -> $l {
+            route!($l, $mul, mul, (a, b), dir)
+        }
+        #[inline(always)]
+        fn div4(a: $l, b: $l, dir: u32) -> $l {
+            route!($l, $div, div, (a, b), dir)
+        }
+        #[inline(always)]
+        fn fma4(a: $l, b: $l, c: $l, dir: u32) -> $l {
+            route!($l, $fma, fma, (a, b, c), dir)
+        }
+        #[inline(always)]
+        fn sqrt4(a: $l, dir: u32) -> $l {
+            route!($l, $sqrt, sqrt, (a), dir)
+        }
+        fn path4(
+            path: Path,
+            op: u8,
+            a: [$t; 4],
+            b: [$t; 4],
+            c: [$t; 4],
+            dir: u32,
+        ) -> Option<[$t; 4]> {
+            use portable::lanes4 as p;
+            if path == Path::Portable {
+                return Some(match op {
+                    0 => p::add(a, b, dir),
+                    1 => p::mul(a, b, dir),
+                    2 => p::div(a, b, dir),
+                    3 => p::fma(a, b, c, dir),
+                    _ => p::sqrt(a, dir),
+                });
+            }
+            #[cfg(target_arch = "x86_64")]
+            {
+                if path == Path::Avx512 && crate::runtime::path::avx512_available() {
+                    return Some(match op {
+                        0 => rt512::$add(a, b, dir),
+                        1 => rt512::$mul(a, b, dir),
+                        2 => rt512::$div(a, b, dir),
+                        3 => rt512::$fma(a, b, c, dir),
+                        _ => rt512::$sqrt(a, dir),
+                    });
+                }
+                if path == Path::Avx2 && crate::runtime::path::avx2_available() {
+                    use x86::avx2::rt as v;
+                    // SAFETY: the processor has AVX2 and FMA (tested above).
+                    return Some(unsafe {
+                        match op {
+                            0 => v::$add(a, b, dir),
+                            1 => v::$mul(a, b, dir),
+                            2 => v::$div(a, b, dir),
+                            3 => v::$fma(a, b, c, dir),
+                            _ => v::$sqrt(a, dir),
+                        }
+                    });
+                }
+            }
+            let _ = (op, a, b, c, dir);
+            None
+        }
+        #[cfg(all(
+            target_arch = "x86_64",
+            any(
+                not(target_feature = "avx512f"),
+                all(target_feature = "avx512dq", target_feature = "avx512vl")
+            )
+        ))]
+        #[inline(always)]
+        fn rt512_fused(op: u8, a: $l, b: $l, dir: u32) -> ($l, bool) {
+            let (a, b) = (Self::store(a), Self::store(b));
+            let tab = &crate::runtime::tables::TABLES;
+            let (r, hit) = match op {
+                0 => rt512::$add_pre(a, b, dir, tab),
+                1 => rt512::$mul_pre(a, b, dir, tab),
+                _ => rt512::$div_pre(a, b, dir, tab),
+            };
+            (Self::load(r), hit)
+        }
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+        #[inline(always)]
+        fn rt512_alone(op: u8, a: $l, b: $l, dir: u32) -> $l {
+            let (a, b) = (Self::store(a), Self::store(b));
+            Self::load(match op {
+                0 => rt512::$add(a, b, dir),
+                1 => rt512::$mul(a, b, dir),
+                _ => rt512::$div(a, b, dir),
+            })
+        }
+        #[inline(always)]
+        fn rt512_pre(op: u8, a: $l, b: $l, dir: u32) -> Option<($l, bool)> {
+            #[cfg(all(
+                target_arch = "x86_64",
+                any(
+                    not(target_feature = "avx512f"),
+                    all(target_feature = "avx512dq", target_feature = "avx512vl")
+                )
+            ))]
+            {
+                // The operations of a build without AVX-512 ask `rt512::mode` first and reach
+                // this where the portable path runs (`on` then says no) or while another thread
+                // sets that byte. For `f64` (`fallback`) this answer keeps the compiler's loop
+                // layout fast; for `f32` it would put a running sum in memory (this copy hands
+                // its result on in pieces), so `f32` has none (docs/performance.md).
+                #[cfg(not(target_feature = "avx512f"))]
+                let fused = $fallback_pre && crate::runtime::path::on();
+                // A native AVX-512 build runs the same fused blocks for `f32` (whose lanes are
+                // one register in both builds): fewer instructions than the compiler's code for
+                // the pre-tests after its own kernel.
+                #[cfg(target_feature = "avx512f")]
+                let fused = $native_pre;
+                if !fused {
+                    return None;
+                }
+                Some(Self::rt512_fused(op, a, b, dir))
+            }
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                any(
+                    not(target_feature = "avx512f"),
+                    all(target_feature = "avx512dq", target_feature = "avx512vl")
+                )
+            )))]
+            {
+                let _ = (op, a, b, dir);
+                None
+            }
+        }
+        #[inline(always)]
+        fn zero_lane() -> $t {
+            0.0
+        }
+    };
+}
+
+/// The dispatched kernel for `op` (0 add, 1 mul, 2 div, 3 fma `a·b + c`, 4 sqrt of `a`) on
+/// three samples: what the operators run, for the tests (through `__private`).
+pub fn dispatch3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], c: [T; 3], dir: u32) -> [T; 3] {
+    let (a, b, c) = (T::load(four(a)), T::load(four(b)), T::load(four(c)));
+    three(T::store(match op {
+        0 => T::add4(a, b, dir),
+        1 => T::mul4(a, b, dir),
+        2 => T::div4(a, b, dir),
+        3 => T::fma4(a, b, c, dir),
+        _ => T::sqrt4(a, dir),
+    }))
+}
+
+/// `path`'s kernel on three samples (see [`Kernels::path4`]), for the tests (through
+/// `__private`): `None` where the processor cannot run it.
+pub fn kernel3<T: Kernels>(
+    path: Path,
+    op: u8,
+    a: [T; 3],
+    b: [T; 3],
+    c: [T; 3],
+    dir: u32,
+) -> Option<[T; 3]> {
+    T::path4(path, op, four(a), four(b), four(c), dir).map(three)
+}
+
+/// Whether the portable path's products use a hardware fused multiply-add (the target has one)
+/// rather than Dekker's split.
+pub(crate) const HARDWARE_FMA: bool = cfg!(any(target_feature = "fma", target_arch = "aarch64"));
+
+/// The path this process runs, in words.
+pub(crate) fn describe() -> &'static str {
+    let native512 = cfg!(all(target_arch = "x86_64", target_feature = "avx512f"));
+    let native2 = cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ));
+    match crate::runtime::path::chosen() {
+        Path::Avx512 if native512 => "AVX-512 embedded rounding (the build's target)",
+        Path::Avx512 => {
+            "AVX-512 embedded rounding, chosen at run time (the build's target has no AVX-512)"
+        }
+        Path::Avx2 if native2 => "AVX2 vectors with hardware FMA (the build's target)",
+        Path::Avx2 => {
+            "AVX2 vectors with hardware FMA, chosen at run time (a call per operation: the \
+             build's target has no AVX2; RUSTFLAGS=\"-C target-cpu=native\" inlines them)"
+        }
+        Path::Portable if HARDWARE_FMA => "portable error-free transformations, hardware FMA",
+        Path::Portable => {
+            "portable error-free transformations, Dekker products (the build's target has no \
+             hardware FMA)"
+        }
+    }
+}
+
+/// Whether random rounding runs the slow software path: Dekker's products, on the portable path
+/// of a target without hardware FMA.
+pub(crate) fn slow_software_path() -> bool {
+    !HARDWARE_FMA && crate::runtime::path::chosen() == Path::Portable
+}
+
+impl Kernels for f64 {
+    dispatch!(
+        f64,
+        L64,
+        lanes64,
+        unlanes64,
+        add_f64,
+        mul_f64,
+        div_f64,
+        fma_f64,
+        sqrt_f64,
+        [
+            add_pre_f64,
+            mul_pre_f64,
+            div_pre_f64,
+            native: false,
+            fallback: true
+        ]
+    );
+}
+
+impl Kernels for f32 {
+    dispatch!(
+        f32,
+        L32,
+        lanes32,
+        unlanes32,
+        add_f32,
+        mul_f32,
+        div_f32,
+        fma_f32,
+        sqrt_f32,
+        [
+            add_pre_f32,
+            mul_pre_f32,
+            div_pre_f32,
+            native: true,
+            fallback: false
+        ]
+    );
+}

@@ -1,0 +1,199 @@
+//! Each operation's start: random bits, the kernel, and the pre-test of its checks, on the path
+//! the dispatch point ([`crate::arch`]) runs.
+
+use std::panic::Location;
+
+use super::checks::*;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+use super::pretest::vector;
+use crate::runtime::state::COLLAPSE_BIT;
+use crate::runtime::{rng, state};
+use crate::{StochFloat, Stochastic};
+
+/// The start of `+` (`$op` 0), `*` (1) and `/` (2) in a build without AVX-512: as
+/// [`rt512::mode`](crate::rt512::mode) says, returns from the operation the run-time AVX-512
+/// kernel with its fused pre-test (the hit taking the slow path `$hit`, a closure of the result
+/// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
+/// alone; goes on to the operation's other paths where the portable path runs. A macro, not a
+/// function: the same code as a helper returning an `Option` measured no faster, and made the
+/// compiler keep the `f32` sum's running value in memory (Zen 5, default target: sum with checks
+/// on 3.6x -> 21x the plain time).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+macro_rules! rt512_op {
+    ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
+        let mode = crate::runtime::path::mode();
+        if mode & crate::runtime::path::mode_bit($op, true) != 0 && !$exact {
+            let (v, hit) = T::rt512_fused($op, $a.v, $b.v, $dir);
+            let $r = Stochastic { v };
+            if hit {
+                hit_is_rare();
+                return $hit;
+            }
+            return $r;
+        }
+        if mode
+            & (crate::runtime::path::mode_bit($op, true)
+                | crate::runtime::path::mode_bit($op, false))
+            != 0
+        {
+            return Stochastic {
+                v: T::rt512_alone($op, $a.v, $b.v, $dir),
+            };
+        }
+    };
+}
+
+/// `a + b` (`b` negated for a difference) with random rounding and the checks of
+/// [`check_add`]. The detection mask is read before the kernel runs, so that with cancellation
+/// and collapse detection off the operation is the kernel alone, with no branch after it
+/// (the `overhead` example on the default target, checks off: dot 4.5x -> 3.7x, matmul 5.6x
+/// -> 4.9x the plain time; with checks on, and natively, unchanged). Where the run-time
+/// AVX-512 path runs (`rt512`), and for `f32` in a native AVX-512 build, the kernel and the
+/// pre-test of [`check_add`] are one assembly block
+/// ([`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre)); `*` and `/` do the same. In
+/// a build without AVX-512 the operation first reads one byte, `rt512::mode`, that says whether
+/// that path runs and whether with the checks, in place of the mask and the path's own flag.
+#[inline(always)]
+pub(super) fn add_op<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    b_plain: bool,
+    b_negated: bool,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    // The random bits first: their first draw reads the environment's configuration.
+    let dir = rng::dir2();
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    rt512_op!(0, a, b, dir, false, |r| add_hit(
+        a,
+        b,
+        r,
+        b_plain,
+        b_negated,
+        state::mask(),
+        loc
+    ));
+    let mask = state::mask();
+    if mask & (CANCEL | COLLAPSE_BIT) == 0 {
+        return Stochastic {
+            v: T::add4(a.v, b.v, dir),
+        };
+    }
+    if let Some((v, hit)) = T::rt512_pre(0, a.v, b.v, dir) {
+        let r = Stochastic { v };
+        if hit {
+            hit_is_rare();
+            return add_hit(a, b, r, b_plain, b_negated, mask, loc);
+        }
+        return r;
+    }
+    let r = Stochastic {
+        v: T::add4(a.v, b.v, dir),
+    };
+    check_add(a, b, r, b_plain, b_negated, mask, loc)
+}
+
+/// `a · b` with random rounding and the checks of [`check_mul`] (mask first, as in [`add_op`]),
+/// but for the products of exact operands that [`exact_product`] lets through.
+#[inline(always)]
+pub(super) fn mul_op<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    let dir = rng::dir2();
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    rt512_op!(1, a, b, dir, exact_product(&a, &b), |r| mul_hit(
+        a,
+        b,
+        None,
+        r,
+        state::mask(),
+        loc
+    ));
+    let mask = state::mask();
+    if (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b) {
+        return Stochastic {
+            v: T::mul4(a.v, b.v, dir),
+        };
+    }
+    if let Some((v, hit)) = T::rt512_pre(1, a.v, b.v, dir) {
+        let r = Stochastic { v };
+        if hit {
+            hit_is_rare();
+            return mul_hit(a, b, None, r, mask, loc);
+        }
+        return r;
+    }
+    let r = Stochastic {
+        v: T::mul4(a.v, b.v, dir),
+    };
+    check_mul(a, b, None, r, mask, loc)
+}
+
+/// Whether `a·b` can need no check: both operands exact (three equal samples, as data read
+/// into the program are) and `|a₀·b₀| ≥ 2·MIN_POSITIVE`. Neither operand is then numerical
+/// noise, so there is no Multiplication instability, and the product is not noise either, so
+/// there is no accuracy collapse: its samples are the exact product rounded up or down,
+/// neighbours at most one unit in the last place of a normal number apart (or a finite number
+/// and an infinity, which is not noise either). Only a product that underflows can become
+/// noise, and the magnitude test leaves those to the checks.
+///
+/// The test reads the operands alone, which a loop loads early, where the checks' pre-test
+/// waits for the product (Zen 5, native build, checks on: dot 5.5x -> 5.1x the plain time,
+/// matmul 7.9x -> 7.2x). Made where the values live in vector registers (x86-64 with AVX2 and
+/// FMA); elsewhere `false`: the compiler's SSE2 code for it cost more than it saved (default
+/// target: dot 6.3x -> 6.85x, matmul 9.4x -> 10.0x).
+#[inline(always)]
+pub(super) fn exact_product<T: StochFloat>(a: &Stochastic<T>, b: &Stochastic<T>) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
+    if let Some(e) = vector::exact_product(a, b) {
+        return e;
+    }
+    let _ = (a, b);
+    false
+}
+
+/// `a / b` with random rounding and the checks of [`check_div`] (mask first, as in [`add_op`]).
+#[inline(always)]
+pub(super) fn div_op<T: StochFloat>(
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    loc: &'static Location<'static>,
+) -> Stochastic<T> {
+    let dir = rng::dir2();
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    rt512_op!(2, a, b, dir, false, |r| div_hit(
+        a,
+        b,
+        r,
+        state::mask(),
+        loc
+    ));
+    let mask = state::mask();
+    if mask & (DIV | COLLAPSE_BIT) == 0 {
+        return Stochastic {
+            v: T::div4(a.v, b.v, dir),
+        };
+    }
+    if let Some((v, hit)) = T::rt512_pre(2, a.v, b.v, dir) {
+        let r = Stochastic { v };
+        if hit {
+            hit_is_rare();
+            return div_hit(a, b, r, mask, loc);
+        }
+        return r;
+    }
+    let r = Stochastic {
+        v: T::div4(a.v, b.v, dir),
+    };
+    check_div(a, b, r, mask, loc)
+}

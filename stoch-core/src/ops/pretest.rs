@@ -1,0 +1,379 @@
+//! The vector forms of the checks' pre-tests, one module per instruction set: SSE2 (the default
+//! target), AVX2 (`vector`, on the lanes' register) and AVX-512 (the `f64` sum's test).
+
+use super::checks::SPREAD_FACTOR;
+
+/// The pre-tests with SSE2 (x86-64 without AVX2 and FMA, the default target): the same test as
+/// [`far_samples`], with no broadcast or blend that SSE2 lacks, per `f64` value one unpack, one
+/// shuffle, one subtraction, two sign masks, one product and one comparison, and one `movmsk`
+/// for the test; an `f32` value is one register (the compiler's own code for [`far_samples`]
+/// takes a third more instructions, and the loops of a default-target build wait on the
+/// instruction stream). `None` for a type other than `f64` and `f32`.
+#[cfg(all(
+    target_arch = "x86_64",
+    not(all(target_feature = "avx2", target_feature = "fma"))
+))]
+pub(super) mod sse2 {
+    use core::any::TypeId;
+    use core::arch::x86_64::*;
+
+    use super::SPREAD_FACTOR;
+    use crate::{StochFloat, Stochastic};
+
+    /// `42·|s − x| > |x|` for samples `y` and `z` (lanes 0 and 1), `x` the first sample.
+    #[inline(always)]
+    fn far64(s: [f64; 4]) -> __m128d {
+        // SAFETY: [f64; 4] and [__m128d; 2] are 32 bytes of plain data, in order.
+        let [lo, hi] = unsafe { core::mem::transmute::<[f64; 4], [__m128d; 2]>(s) };
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let abs = _mm_castsi128_pd(_mm_set1_epi64x(i64::MAX));
+            let x = _mm_unpacklo_pd(lo, lo);
+            let yz = _mm_shuffle_pd::<0b01>(lo, hi);
+            let d = _mm_and_pd(_mm_sub_pd(yz, x), abs);
+            _mm_cmplt_pd(
+                _mm_and_pd(x, abs),
+                _mm_mul_pd(d, _mm_set1_pd(SPREAD_FACTOR)),
+            )
+        }
+    }
+
+    /// The same on `f32` lanes, in lanes 1 and 2 (lane 3, the flags lane, is not read).
+    #[inline(always)]
+    fn far32(s: [f32; 4]) -> __m128 {
+        // SAFETY: 16 bytes of plain data.
+        let v = unsafe { core::mem::transmute::<[f32; 4], __m128>(s) };
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let abs = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
+            let x = _mm_shuffle_ps::<0>(v, v);
+            let d = _mm_and_ps(_mm_sub_ps(v, x), abs);
+            _mm_cmplt_ps(
+                _mm_and_ps(x, abs),
+                _mm_mul_ps(d, _mm_set1_ps(SPREAD_FACTOR as f32)),
+            )
+        }
+    }
+
+    /// The lanes of `v` as `[U; 4]`, where `T` is `U`.
+    #[inline(always)]
+    fn lanes<T: StochFloat, U: 'static>(v: &Stochastic<T>) -> Option<[U; 4]> {
+        (TypeId::of::<T>() == TypeId::of::<U>()).then(|| {
+            // SAFETY: `T` is `U` (tested above): this copies the value's own lanes.
+            unsafe { core::mem::transmute_copy::<[T; 4], [U; 4]>(&v.a()) }
+        })
+    }
+
+    /// [`maybe_noise`](super::maybe_noise).
+    #[inline(always)]
+    pub(crate) fn far1<T: StochFloat>(v: &Stochastic<T>) -> Option<bool> {
+        if let Some(s) = lanes::<T, f64>(v) {
+            // SAFETY: SSE2 is part of x86-64.
+            return Some(unsafe { _mm_movemask_pd(far64(s)) } != 0);
+        }
+        if let Some(s) = lanes::<T, f32>(v) {
+            // SAFETY: as above.
+            return Some(unsafe { _mm_movemask_ps(far32(s)) } & 0b0110 != 0);
+        }
+        None
+    }
+
+    /// [`maybe_noise2`](super::maybe_noise2).
+    #[inline(always)]
+    pub(crate) fn far2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> Option<bool> {
+        if let (Some(a), Some(b)) = (lanes::<T, f64>(x), lanes::<T, f64>(y)) {
+            // SAFETY: SSE2 is part of x86-64.
+            return Some(unsafe { _mm_movemask_pd(_mm_or_pd(far64(a), far64(b))) } != 0);
+        }
+        if let (Some(a), Some(b)) = (lanes::<T, f32>(x), lanes::<T, f32>(y)) {
+            // SAFETY: as above.
+            let m = unsafe { _mm_movemask_ps(_mm_or_ps(far32(a), far32(b))) };
+            return Some(m & 0b0110 != 0);
+        }
+        None
+    }
+}
+
+/// The pre-tests on the vector registers that hold the lanes (x86-64 with AVX2 and FMA): per
+/// value one broadcast of `x`, one subtraction, two sign masks and one fused multiply-add,
+/// `|x| − 42·|s − x|`, whose sign bits (set where a sample is far from `x`, and for NaN) one
+/// `movmsk` reads; two `f32` values share one 256-bit register. `None` for a lane type other
+/// than these registers.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma"
+))]
+pub(super) mod vector {
+    use core::any::TypeId;
+    use core::arch::x86_64::*;
+
+    use super::SPREAD_FACTOR;
+    use crate::arch::{L32, L64};
+    use crate::{StochFloat, Stochastic};
+
+    /// `|x| − 42·|v − x|` per lane, `x` the first lane.
+    #[inline(always)]
+    fn far64(v: __m256d) -> __m256d {
+        // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
+        unsafe {
+            let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+            let x = _mm256_permute4x64_pd::<0>(v);
+            let d = _mm256_and_pd(_mm256_sub_pd(v, x), abs);
+            _mm256_fnmadd_pd(d, _mm256_set1_pd(SPREAD_FACTOR), _mm256_and_pd(x, abs))
+        }
+    }
+
+    /// The same for one or two `f32` values (lanes 0-3 and 4-7, each against its own first
+    /// lane) in a build with AVX-512 (F and VL): the lanes widened to `f64` first, then
+    /// `42·|v − x| > |x|`, one bit per lane (set where a sample is far from `x`). In `f32`, the
+    /// difference of two samples of a value below about 2⁻¹⁰³ is subnormal, and an addition
+    /// whose result is subnormal, or a product with a subnormal operand or result, takes a
+    /// microcode assist of about 100 cycles on Intel processors; in `f64` none of these values
+    /// is subnormal (the run-time path's `f32` pre-tests compute in `f64` for the same reason).
+    #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
+    #[inline(always)]
+    fn far32_bits(v: __m256) -> u8 {
+        // SAFETY: AVX-512F is enabled for this target (cfg above).
+        unsafe {
+            let w = _mm512_cvtps_pd(v);
+            let x = _mm512_permutex_pd::<0>(w);
+            let d = _mm512_abs_pd(_mm512_sub_pd(w, x));
+            _mm512_cmp_pd_mask::<_CMP_LT_OQ>(
+                _mm512_abs_pd(x),
+                _mm512_mul_pd(d, _mm512_set1_pd(SPREAD_FACTOR)),
+            )
+        }
+    }
+
+    /// The same for one or two `f32` values (lanes 0-3 and 4-7, each against its own first
+    /// lane).
+    #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
+    #[inline(always)]
+    fn far32(v: __m256) -> __m256 {
+        // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
+        unsafe {
+            let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
+            let x = _mm256_permute_ps::<0>(v);
+            let d = _mm256_and_ps(_mm256_sub_ps(v, x), abs);
+            _mm256_fnmadd_ps(
+                d,
+                _mm256_set1_ps(SPREAD_FACTOR as f32),
+                _mm256_and_ps(x, abs),
+            )
+        }
+    }
+
+    #[inline(always)]
+    fn is64<T: StochFloat>() -> bool {
+        TypeId::of::<T::Lanes>() == TypeId::of::<L64>()
+    }
+
+    #[inline(always)]
+    fn is32<T: StochFloat>() -> bool {
+        TypeId::of::<T::Lanes>() == TypeId::of::<L32>()
+    }
+
+    /// The register of an `f64` value; only where `is64::<T>()`.
+    #[inline(always)]
+    fn r64<T: StochFloat>(v: &Stochastic<T>) -> __m256d {
+        debug_assert!(is64::<T>());
+        // SAFETY: `T::Lanes` is `L64` (the callers test `is64`), so this copies the value's own
+        // type.
+        unsafe { core::mem::transmute_copy::<T::Lanes, L64>(&v.v).0 }
+    }
+
+    /// The register of an `f32` value; only where `is32::<T>()`.
+    #[inline(always)]
+    fn r32<T: StochFloat>(v: &Stochastic<T>) -> __m128 {
+        debug_assert!(is32::<T>());
+        // SAFETY: `T::Lanes` is `L32` (the callers test `is32`).
+        unsafe { core::mem::transmute_copy::<T::Lanes, L32>(&v.v).0 }
+    }
+
+    /// [`maybe_noise`](super::maybe_noise) on the register.
+    #[inline(always)]
+    pub(crate) fn far1<T: StochFloat>(v: &Stochastic<T>) -> Option<bool> {
+        if is64::<T>() {
+            // SAFETY: AVX2 is enabled for this target (module cfg).
+            let m = unsafe { _mm256_movemask_pd(far64(r64(v))) };
+            return Some(m & 0b0110 != 0);
+        }
+        if is32::<T>() {
+            #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
+            // SAFETY: AVX is enabled; the upper half of the register is undefined and its
+            // lanes are masked out.
+            let m = far32_bits(unsafe { _mm256_castps128_ps256(r32(v)) });
+            #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
+            // SAFETY: AVX2 is enabled; the upper half of `w` is undefined and its signs are
+            // masked out.
+            let m = unsafe { _mm256_movemask_ps(far32(_mm256_castps128_ps256(r32(v)))) };
+            return Some(m & 0b0110 != 0);
+        }
+        None
+    }
+
+    /// The pre-test of [`check_add`](super::check_add) for an `f64` sum `r = a + b` with
+    /// AVX-512 (F, DQ and VL): [`add_pre64_avx512`](super::add_pre64_avx512). `None` for
+    /// `f32`.
+    #[cfg(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))]
+    #[inline(always)]
+    pub(crate) fn add_pre<T: StochFloat>(
+        a: &Stochastic<T>,
+        b: &Stochastic<T>,
+        r: &Stochastic<T>,
+        factor: T,
+        collapse_on: bool,
+    ) -> Option<bool> {
+        if !is64::<T>() {
+            return None;
+        }
+        // SAFETY: AVX-512F, DQ and VL are enabled for this target (cfg above).
+        let k = unsafe { super::add_pre64_avx512(r64(a), r64(b), r64(r), factor.to_f64()) };
+        Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
+    }
+
+    /// [`exact_product`](super::exact_product) on the register of two `f32` values. The
+    /// magnitude test multiplies the `x` samples in `f64`, where the product of two `f32`
+    /// values is never subnormal: in `f32`, a product with a subnormal operand or result takes
+    /// a microcode assist of about 100 cycles on Intel processors. Where the samples are equal
+    /// (the only case the test lets through), lane 0 answers for all three.
+    #[inline(always)]
+    fn exact32(a: __m128, b: __m128) -> bool {
+        // SAFETY: SSE2 is part of x86-64.
+        let (ne, small) = unsafe {
+            let ne = _mm_or_ps(
+                _mm_cmpneq_ps(a, _mm_shuffle_ps::<0>(a, a)),
+                _mm_cmpneq_ps(b, _mm_shuffle_ps::<0>(b, b)),
+            );
+            let p = _mm_mul_sd(_mm_cvtps_pd(a), _mm_cvtps_pd(b));
+            let abs = _mm_castsi128_pd(_mm_set1_epi64x(i64::MAX));
+            let small = _mm_cmpnge_sd(
+                _mm_and_pd(p, abs),
+                _mm_set_sd(2.0 * f64::from(f32::MIN_POSITIVE)),
+            );
+            (_mm_movemask_ps(ne), _mm_movemask_pd(small))
+        };
+        (ne & 0b0111) | (small & 1) == 0
+    }
+
+    /// [`exact_product`](super::exact_product) on the registers of two `f64` values: the
+    /// samples y and z compared with x in both, one `movmsk`, and the magnitude test on the
+    /// product of the x samples. `None` for `f32`.
+    #[inline(always)]
+    pub(crate) fn exact_product<T: StochFloat>(
+        a: &Stochastic<T>,
+        b: &Stochastic<T>,
+    ) -> Option<bool> {
+        if is32::<T>() {
+            return Some(exact32(r32(a), r32(b)));
+        }
+        if !is64::<T>() {
+            return None;
+        }
+        let (a, b) = (r64(a), r64(b));
+        // SAFETY: AVX2 is enabled for this target (module cfg).
+        let m = unsafe {
+            let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+            let x = _mm256_permute4x64_pd::<0>(a);
+            let y = _mm256_permute4x64_pd::<0>(b);
+            let ne = _mm256_or_pd(
+                _mm256_cmp_pd::<_CMP_NEQ_UQ>(a, x),
+                _mm256_cmp_pd::<_CMP_NEQ_UQ>(b, y),
+            );
+            // Lanes 0-2: not |aᵢ·bᵢ| ≥ 2·MIN_POSITIVE (a NaN product included); where the
+            // samples are equal, the three lanes are lane 0's test.
+            let small = _mm256_cmp_pd::<_CMP_NGE_UQ>(
+                _mm256_and_pd(_mm256_mul_pd(a, b), abs),
+                _mm256_set1_pd(2.0 * f64::MIN_POSITIVE),
+            );
+            _mm256_movemask_pd(_mm256_or_pd(ne, small))
+        };
+        Some(m & 0b0111 == 0)
+    }
+
+    /// [`maybe_noise2`](super::maybe_noise2) on the registers.
+    #[inline(always)]
+    pub(crate) fn far2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> Option<bool> {
+        if is64::<T>() {
+            // SAFETY: AVX2 is enabled for this target (module cfg).
+            let m = unsafe { _mm256_movemask_pd(_mm256_or_pd(far64(r64(x)), far64(r64(y)))) };
+            return Some(m & 0b0110 != 0);
+        }
+        if is32::<T>() {
+            #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
+            // SAFETY: AVX is enabled for this target (module cfg).
+            let m = far32_bits(unsafe { _mm256_set_m128(r32(y), r32(x)) });
+            #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
+            // SAFETY: AVX2 is enabled for this target (module cfg).
+            let m = unsafe { _mm256_movemask_ps(far32(_mm256_set_m128(r32(y), r32(x)))) };
+            return Some(m & 0b0110_0110 != 0);
+        }
+        None
+    }
+}
+
+/// The pre-test of [`check_add`] for an `f64` sum `r = a + b` in a build with AVX-512 (F, DQ
+/// and VL), on the values' registers: one comparison of `|r₀|` with three lanes,
+/// `[F·m, min(m, 42·|r₁ − r₀|), min(m, 42·|r₂ − r₀|)]`, where `m = max(|a₀|, |b₀|)` and `F`
+/// is `factor`, the cancellation factor. Returns the comparison's mask: bit 0 a possible
+/// cancellation, bits 1 and 2 a possible accuracy collapse (the caller keeps them where
+/// collapses are detected). That is the portable test (`|r₀| < F·m`, or `|r₀| < m` and
+/// `42·|rᵢ − r₀| > |r₀|`), with the same roundings, in 12 vector instructions and one branch
+/// instead of 13 and two: the checked loops wait on the vector instructions that follow a
+/// running sum (Zen 5, native build, checks on: dot 5.7x -> 5.5x the plain time, matmul 8.1x
+/// -> 7.9x).
+///
+/// One difference: the range instruction that takes the smaller magnitude returns the number
+/// when the other operand is a NaN, so a NaN sample `rᵢ` passes where `|r₀| < m`. The checks
+/// behind the pre-test record nothing there: a NaN sample of a sum needs a NaN or infinite
+/// sample in an operand, which then has no significant digit, and NaN samples are not noise.
+/// A form that excludes it (`vminpd`, whose result is its second operand where one is a NaN,
+/// after a sign mask on `42·(rᵢ − r₀)`), written in assembly, measured no gain over the test
+/// before (dot 5.7x, matmul 8.15x).
+///
+/// A function with the target features of its own, so that it compiles in any crate that
+/// instantiates the generic operators (only a caller built with those features inlines it),
+/// and so that the tests of every build can run it where the processor has them.
+///
+/// # Safety
+///
+/// The processor must have AVX-512F, DQ and VL.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(
+    not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    )),
+    allow(dead_code)
+)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl")]
+#[inline]
+pub(super) unsafe fn add_pre64_avx512(
+    a: core::arch::x86_64::__m256d,
+    b: core::arch::x86_64::__m256d,
+    r: core::arch::x86_64::__m256d,
+    factor: f64,
+) -> u8 {
+    use core::arch::x86_64::*;
+    let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+    let x = _mm256_permute4x64_pd::<0>(r);
+    let d42 = _mm256_mul_pd(_mm256_sub_pd(r, x), _mm256_set1_pd(SPREAD_FACTOR));
+    // m = max(|a₀|, |b₀|): range operation 0b1011, the larger magnitude, sign cleared.
+    let m = _mm_maskz_range_sd::<0b1011>(1, _mm256_castpd256_pd128(a), _mm256_castpd256_pd128(b));
+    let fm = _mm_mul_sd(m, _mm_set_sd(factor));
+    // Lanes 1 and 2: the smaller magnitude of m and 42·(rᵢ − r₀), sign cleared; lane 0 F·m
+    // (lane 3 is undefined and left out).
+    let v = _mm256_mask_range_pd::<0b1010>(
+        _mm256_castpd128_pd256(fm),
+        0b0110,
+        _mm256_broadcastsd_pd(m),
+        d42,
+    );
+    _mm256_cmp_pd_mask::<_CMP_LT_OQ>(_mm256_and_pd(x, abs), v) & 0b0111
+}

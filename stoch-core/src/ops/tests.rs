@@ -1,0 +1,540 @@
+use super::arith::*;
+use super::checks::*;
+#[cfg(target_arch = "x86_64")]
+use super::pretest::add_pre64_avx512;
+#[cfg(all(
+    target_arch = "x86_64",
+    not(all(target_feature = "avx2", target_feature = "fma"))
+))]
+use super::pretest::sse2;
+use super::*;
+use crate::digits::is_noise;
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The seed of a seeded test: `STOCH_TEST_SEED` (hexadecimal, as the failure messages
+/// print it) when set, `default` otherwise.
+fn test_seed(default: u64) -> u64 {
+    std::env::var("STOCH_TEST_SEED")
+        .ok()
+        .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+        .unwrap_or(default)
+}
+
+/// Values whose samples `y` and `z` lie at relative distances from `x` around the
+/// pre-test's threshold (1/42) and up to beyond noise's (a deviation of about 0.4·|mean|),
+/// over many magnitudes, with special samples now and then.
+fn values<T: StochFloat>(r: &mut Xoshiro256PlusPlus, n: usize) -> Vec<[T; 3]> {
+    let specials = [
+        0.0,
+        -0.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MIN_POSITIVE,
+        5e-324,
+        f64::MAX,
+    ];
+    let mut u = || (r.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    (0..n)
+        .map(|_| {
+            let x = (u() - 0.5) * 10f64.powf(u() * 60.0 - 30.0);
+            // Relative distances from 1 down to 1e-5.
+            let (ty, tz) = (u() - 0.5, u() - 0.5);
+            let scale = 2.0 * 10f64.powf(-5.0 * u());
+            let mut s = [x, x * (1.0 + ty * scale), x * (1.0 + tz * scale)];
+            if u() < 0.1 {
+                s[(u() * 3.0) as usize] = specials[(u() * 8.0) as usize];
+            }
+            if u() < 0.1 {
+                s[1] = s[0];
+            }
+            s.map(T::from_f64)
+        })
+        .collect()
+}
+
+/// Whether `q` lies within a rounding (2⁻²⁰ relative, far above `f32`'s or `f64`'s
+/// last bit) of `p`.
+fn near_rounding(p: f64, q: f64) -> bool {
+    (p - q).abs() <= p.abs() * 2f64.powi(-20)
+}
+
+/// Whether the noise pre-test of sample `i` of `s` is at its edge, `42·|sᵢ − s₀|` within a
+/// rounding of `|s₀|`, where the forms of the test (rounded in `T`, in `f64`, or fused) may
+/// answer differently.
+fn spread_edge<T: StochFloat>(s: &[T; 4], i: usize) -> bool {
+    let (x, y) = (s[0].to_f64(), s[i].to_f64());
+    near_rounding(SPREAD_FACTOR * (y - x).abs(), x.abs())
+}
+
+fn check<T: StochFloat>(seed: u64) {
+    // The run-time AVX-512 path's form is taken once the path is chosen.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    crate::runtime::path::ensure_detected();
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(seed);
+    // A tenth of them scaled down to where the differences of their samples are subnormal.
+    let tiny = T::from_f64(2f64.powi(if T::MAX_DIGITS > 7 { -1000 } else { -100 }));
+    let vs: Vec<Stochastic<T>> = values::<T>(&mut r, 20_000)
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| Stochastic::from_samples(if i % 10 == 0 { s.map(|x| x * tiny) } else { s }))
+        .collect();
+    for (i, v) in vs.iter().enumerate() {
+        let w = &vs[(i * 7 + 3) % vs.len()];
+        // Complete: every noise value passes (the pre-tests only skip the exact checks).
+        if is_noise(&v.s()) {
+            assert!(maybe_noise(v), "{v:?} is noise (seed {seed:#x})");
+            assert!(
+                maybe_noise2(v, w) && maybe_noise2(w, v),
+                "{v:?} (seed {seed:#x})"
+            );
+        }
+        // Three equal finite samples never pass.
+        let s = v.s();
+        if s[0] == s[1] && s[1] == s[2] && s[0].is_finite() {
+            assert!(!maybe_noise(v), "{v:?} (seed {seed:#x})");
+        }
+        // Every form answers as the portable test, but where `42·|xᵢ − x₀|` lies within a
+        // rounding of `|x₀|` (the forms round it differently, or not at all), or a sample
+        // is not finite.
+        let edge = |x: &Stochastic<T>| {
+            let s = x.a();
+            spread_edge(&s, 1) || spread_edge(&s, 2) || !s[..3].iter().all(|s| s.is_finite())
+        };
+        if !edge(v) && !edge(w) {
+            let (fv, fw) = (far_samples(&v.a()), far_samples(&w.a()));
+            assert_eq!(maybe_noise(v), fv, "{v:?} (seed {seed:#x})");
+            assert_eq!(maybe_noise2(v, w), fv | fw, "{v:?} {w:?} (seed {seed:#x})");
+        }
+        // The SSE2 form is the portable test, instruction for instruction.
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(all(target_feature = "avx2", target_feature = "fma"))
+        ))]
+        {
+            let far = far_samples(&v.a());
+            assert_eq!(sse2::far1(v), Some(far), "{v:?} (seed {seed:#x})");
+            let both = far | far_samples(&w.a());
+            assert_eq!(sse2::far2(v, w), Some(both), "{v:?} {w:?} (seed {seed:#x})");
+        }
+        // The run-time path's form (`f32` on a processor with AVX-512, builds without it),
+        // in `f64`: the same bits but where `42·|xᵢ − x₀|` rounded to `f32` lies within a
+        // rounding of `|x₀|`, or a sample is not finite.
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+        if let Some(bits) = rt512_noise32(v, w) {
+            for (k, (x, i)) in [(v, 1), (v, 2), (w, 1), (w, 2)].into_iter().enumerate() {
+                let s = x.a();
+                let want = (s[i] - s[0]).abs() * T::from_f64(SPREAD_FACTOR) > s[0].abs();
+                let edge = spread_edge(&s, i) || !s[..3].iter().all(|s| s.is_finite());
+                assert!(
+                    (bits >> k & 1 != 0) == want || edge,
+                    "{v:?} {w:?}: bits {bits:#06b} (seed {seed:#x})"
+                );
+            }
+        }
+    }
+}
+
+/// The pre-tests fused into the run-time AVX-512 kernels (`rt512`) answer as the portable
+/// pre-tests, `f64` and `f32`, for every factor setting, and their results are the kernels'
+/// alone, bit for bit.
+#[cfg(target_arch = "x86_64")]
+fn check_fused<T: StochFloat>(seed: u64, rt: Fused<T>) {
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut vs = values::<T>(&mut r, 4_000);
+    // Sums that cancel: operands of opposite signs within 10^-12 to 10^-1 of each other.
+    for i in 0..2_000 {
+        let v = vs[i];
+        let d = T::from_f64(10f64.powi(-((i % 12) as i32) - 1));
+        vs.push(v.map(|x| -(x + x * d)));
+    }
+    // The same values scaled down to where the differences of their samples (and, for
+    // `f32`, the values themselves) are subnormal.
+    let tiny = T::from_f64(2f64.powi(if T::MAX_DIGITS > 7 { -1000 } else { -100 }));
+    for i in 0..1_000 {
+        let v = vs[i];
+        vs.push(v.map(|x| x * tiny));
+    }
+    let four = |s: [T; 3]| [s[0], s[1], s[2], T::flags_lane(0b0000_0101)];
+    let settings = [
+        (0.004, 1.0),
+        (0.0, 1.0),
+        (0.004, 0.0),
+        (0.0, 0.0),
+        (0.4, 1.0),
+    ];
+    for (cancel, collapse) in settings {
+        let tab = crate::runtime::tables::Tables::new(cancel, collapse);
+        let (f, c) = (T::from_f64(cancel), T::from_f64(collapse));
+        for i in 0..3 * vs.len() {
+            let a = four(vs[i % vs.len()]);
+            // A random partner, then partners that cancel `a`'s spread in a product and in
+            // a quotient: the operand's own pre-test must answer, not the result's.
+            let b = match i / vs.len() {
+                0 => four(vs[(i * 7919 + 1) % vs.len()]),
+                1 => four(vs[i % vs.len()].map(|x| T::ONE / x)),
+                _ => a,
+            };
+            let dir = crate::runtime::rng::dir_word((i % 4) as u32) | 0x9f;
+            for (op, name) in [(0, "add"), (1, "mul"), (2, "div")] {
+                let (r, hit) = (rt.pre[op])(a, b, dir, &tab);
+                let alone = (rt.kernel[op])(a, b, dir);
+                assert!(
+                    r.iter()
+                        .zip(alone)
+                        .all(|(x, y)| StochFloat::to_f64(*x).to_bits()
+                            == StochFloat::to_f64(y).to_bits()),
+                    "{name}: {r:?} != {alone:?} (seed {seed:#x})"
+                );
+                // The sums' noise pre-test is a fused multiply-add (see `rt512`'s
+                // `add_test64`): the same answers but where `42·|d|` rounds to `|x|`,
+                // which random operands do not reach.
+                let want = match op {
+                    0 => {
+                        let (a0, b0, r0) = (a[0].abs(), b[0].abs(), r[0].abs());
+                        let big = if a0 > b0 { a0 } else { b0 };
+                        (r0 < f * big) | ((r0 < c * big) & far_samples(&r))
+                    }
+                    1 => far_samples(&a) | far_samples(&r),
+                    _ => far_samples(&b) | far_samples(&r),
+                };
+                let slack32 = T::MAX_DIGITS <= 7 && {
+                    // The `f32` pre-tests compute in `f64` (see `rt512::add_test32!` and
+                    // `noise_pair32!`): the same answers but where `42·|xᵢ − x₀|` or `F·m`,
+                    // rounded to `f32` by the portable test, lies within a rounding of
+                    // `|x₀|`, or a sample is not finite.
+                    let wide = |x: T| StochFloat::to_f64(x);
+                    let edge = |x: [T; 4]| spread_edge(&x, 1) || spread_edge(&x, 2);
+                    let (a0, b0) = (wide(a[0]).abs(), wide(b[0]).abs());
+                    let fm = wide(f) * a0.max(b0);
+                    let odd = a[..3]
+                        .iter()
+                        .chain(&b[..3])
+                        .chain(&r[..3])
+                        .any(|x| !x.is_finite());
+                    let edges = match op {
+                        0 => edge(r) | near_rounding(fm, wide(r[0]).abs()),
+                        1 => edge(a) | edge(r),
+                        _ => edge(b) | edge(r),
+                    };
+                    odd | edges
+                };
+                // The `f64` sum compares bit patterns (see `rt512::SumBounds`): it passes
+                // every sum the test above passes, and no other but those with
+                // |r₀| < 1.2·F·m, those with |r₀| < m and m < 2⁻⁹⁶⁰ where cancellation is
+                // detected, and those with a NaN operand or a sample that is not finite.
+                let may = if op == 0 && T::MAX_DIGITS > 7 {
+                    let (a0, b0, r0) = (a[0].abs(), b[0].abs(), r[0].abs());
+                    let m = if a0 > b0 { a0 } else { b0 };
+                    let small = T::from_f64(2f64.powi(-960));
+                    want | (r0 < T::from_f64(1.2) * f * m)
+                        | ((f > T::ZERO) & (m < small) & (r0 < m))
+                        | r[..3].iter().any(|x| !x.is_finite())
+                        | ((m > T::from_f64(2.0)) & (r0 < T::from_f64(2f64.powi(-1000))))
+                        | a0.is_nan()
+                        | b0.is_nan()
+                } else if T::MAX_DIGITS > 7 {
+                    // The `f64` product's and quotient's noise tests compare `|x₀|` with
+                    // `42·max(|x₁ − x₀|, |x₂ − x₀|)` in one fused multiply-add
+                    // (`rt512::noise_max64!`): the same answers but where that product
+                    // rounds to `|x₀|`, or a sample is not finite.
+                    let v = if op == 1 { a } else { b };
+                    let edge = |x: [T; 4]| {
+                        let d = (x[1] - x[0]).abs().max((x[2] - x[0]).abs());
+                        let p = T::from_f64(SPREAD_FACTOR) * d;
+                        (x[0].abs() - p).abs() <= p * T::from_f64(2f64.powi(-50))
+                    };
+                    let odd = v[..3].iter().chain(&r[..3]).any(|x| !x.is_finite());
+                    want | odd | edge(v) | edge(r)
+                } else {
+                    want | slack32
+                };
+                assert!(
+                    (hit | !want | slack32) & (!hit | may),
+                    "{name} of {a:?} and {b:?} = {r:?}: {hit}, factors {cancel}, \
+                     {collapse} (seed {seed:#x})"
+                );
+                // A native build's pre-test of an `f64` sum: the same answers, but that a
+                // NaN sample y or z passes where |r₀| < m (see `add_pre64_avx512`).
+                if op == 0 {
+                    if let Some(native) = (rt.native_add)(a, b, r, cancel, collapse != 0.0) {
+                        let nan = r[1].is_nan() | r[2].is_nan();
+                        assert!(
+                            native == want || (native && nan),
+                            "native add of {a:?} and {b:?} = {r:?}: {native}, factors \
+                             {cancel}, {collapse} (seed {seed:#x})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A run-time AVX-512 kernel alone.
+#[cfg(target_arch = "x86_64")]
+type Kernel<T> = fn([T; 4], [T; 4], u32) -> [T; 4];
+
+/// A run-time AVX-512 kernel with its fused pre-test.
+#[cfg(target_arch = "x86_64")]
+type Pre<T> = fn([T; 4], [T; 4], u32, &crate::runtime::tables::Tables) -> ([T; 4], bool);
+
+/// A native build's pre-test of a sum `r = a + b` (`None` where there is none).
+#[cfg(target_arch = "x86_64")]
+type NativeAdd<T> = fn([T; 4], [T; 4], [T; 4], f64, bool) -> Option<bool>;
+
+/// The run-time AVX-512 kernels of one type, alone and with their fused pre-tests, and the
+/// native build's pre-test of a sum.
+#[cfg(target_arch = "x86_64")]
+struct Fused<T: 'static> {
+    kernel: [Kernel<T>; 3],
+    pre: [Pre<T>; 3],
+    native_add: NativeAdd<T>,
+}
+
+/// [`add_pre64_avx512`] on arrays, with the collapse lanes kept or not as in `check_add`.
+#[cfg(target_arch = "x86_64")]
+fn native_add64(
+    a: [f64; 4],
+    b: [f64; 4],
+    r: [f64; 4],
+    factor: f64,
+    collapse_on: bool,
+) -> Option<bool> {
+    use core::arch::x86_64::__m256d;
+    let v = |x: [f64; 4]| {
+        // SAFETY: 32 bytes of plain data.
+        unsafe { core::mem::transmute::<[f64; 4], __m256d>(x) }
+    };
+    // SAFETY: the caller checked that the processor has AVX-512F, DQ and VL.
+    let k = unsafe { add_pre64_avx512(v(a), v(b), v(r), factor) };
+    Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
+}
+
+/// The run-time AVX-512 path's `f64` sum pre-test at its bounds (see `rt512::SumBounds`):
+/// sums `x + (−x·(1 + d))` with `d` from 10⁻¹⁶ to 10, at every scale from the subnormals to
+/// 2¹⁰²³, pass wherever `|r₀| < F·m` and nowhere `|r₀| ≥ 1.2·F·m` (with `m < 2⁻⁹⁶⁰` and
+/// collapses apart); seeded (`STOCH_TEST_SEED`); skipped without AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn fused_f64_sum_pretest_at_its_bounds() {
+    use crate::arch::x86::asm512::*;
+    use crate::runtime::tables::*;
+    if !crate::runtime::path::avx512_available() {
+        eprintln!("skipped: this processor has no AVX-512F, DQ and VL");
+        return;
+    }
+    let seed = test_seed(0x5b0d_5eed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut u = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let (mut passed, mut near) = (0, 0);
+    for (cancel, level) in [(0.004, 4), (0.04, 3), (4e-12, 12), (0.4, 2)] {
+        // Collapses off, so that only the cancellation bound answers.
+        let tab = Tables::new(cancel, 0.0);
+        for _ in 0..20_000 {
+            let e = -1074 + (2097.0 * u()) as i32;
+            let x = (1.0 + u()) * 2f64.powi(e);
+            let d = 10f64.powf(1.0 - 17.0 * u()) * if u() < 0.5 { 1.0 } else { -1.0 };
+            let a = [x, x, x, 0.0];
+            let b = [-x * (1.0 + d); 4].map(|v| if v.is_finite() { v } else { -x });
+            let b = [b[0], b[1], b[2], 0.0];
+            let dir = crate::runtime::rng::dir_word((u() * 4.0) as u32);
+            let (r, hit) = add_pre_f64(a, b, dir, &tab);
+            let (r0, m) = (r[0].abs(), x.max(b[0].abs()));
+            let must = r0 < cancel * m;
+            let may = must | (r0 < 1.2 * cancel * m) | ((m < 2f64.powi(-960)) & (r0 < m));
+            assert!(
+                (hit | !must) & (!hit | may),
+                "level {level}: {x:e} + {:e} = {:e}: {hit} (seed {seed:#x})",
+                b[0],
+                r[0]
+            );
+            passed += usize::from(hit);
+            near += usize::from(must);
+        }
+    }
+    // Both sides of every bound were reached.
+    assert!(
+        near > 10_000 && passed > near,
+        "{near} cancellations, {passed} passed"
+    );
+}
+
+/// The fused pre-tests of the run-time AVX-512 path answer as the portable ones (seeded,
+/// `STOCH_TEST_SEED` replays a failure; skipped on a processor without AVX-512).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn fused_pretests_answer_as_the_portable_ones() {
+    use crate::arch::x86::asm512::*;
+    if !crate::runtime::path::avx512_available() {
+        eprintln!("skipped: this processor has no AVX-512F, DQ and VL");
+        return;
+    }
+    let seed = test_seed(0x00f0_5ed0);
+    check_fused::<f64>(
+        seed,
+        Fused {
+            kernel: [add_f64, mul_f64, div_f64],
+            pre: [add_pre_f64, mul_pre_f64, div_pre_f64],
+            native_add: native_add64,
+        },
+    );
+    check_fused::<f32>(
+        seed,
+        Fused {
+            kernel: [add_f32, mul_f32, div_f32],
+            pre: [add_pre_f32, mul_pre_f32, div_pre_f32],
+            native_add: |_, _, _, _, _| None,
+        },
+    );
+}
+
+/// The products whose checks [`exact_product`] skips have nothing to find: no operand and
+/// no result in any rounding direction is noise. Exact operands over the whole exponent
+/// range (products that underflow, overflow, vanish or are NaN included) and inexact ones,
+/// seeded (`STOCH_TEST_SEED` replays a failure); where the test is made, it lets the
+/// products of normal exact operands through.
+fn check_exact<T: StochFloat>(seed: u64) -> usize {
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut xs: Vec<[T; 3]> = values::<T>(&mut r, 1_000);
+    let mut u = || (r.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let (lo, hi) = if T::MAX_DIGITS > 7 {
+        (-1080, 1030)
+    } else {
+        (-155, 133)
+    };
+    for _ in 0..3_000 {
+        let e = lo + ((hi - lo) as f64 * u()) as i32;
+        let sign = if u() < 0.5 { -1.0 } else { 1.0 };
+        let x = T::from_f64(sign * (1.0 + u()) * 2f64.powi(e));
+        xs.push([x; 3]);
+    }
+    for x in [0.0, -0.0, f64::INFINITY, f64::NAN, 1.0] {
+        xs.push([T::from_f64(x); 3]);
+    }
+    let mut taken = 0;
+    for i in 0..xs.len() * 4 {
+        let a = Stochastic::from_samples(xs[i % xs.len()]);
+        let b = Stochastic::from_samples(xs[(i * 7919 + 13) % xs.len()]);
+        if !exact_product(&a, &b) {
+            continue;
+        }
+        taken += 1;
+        assert!(
+            !is_noise(&a.s()) && !is_noise(&b.s()),
+            "{a:?}, {b:?} (seed {seed:#x})"
+        );
+        for d in 0..4 {
+            let dir = crate::runtime::rng::dir_word(d) | 0x9f;
+            let p = Stochastic::<T> {
+                v: T::mul4(a.v, b.v, dir),
+            };
+            assert!(
+                !is_noise(&p.s()),
+                "{a:?} * {b:?} = {p:?} is noise (seed {seed:#x})"
+            );
+        }
+    }
+    taken
+}
+
+#[test]
+fn exact_products_need_no_check() {
+    let seed = test_seed(0x0e8a_c7ed);
+    let taken = [check_exact::<f64>(seed), check_exact::<f32>(seed)];
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma"
+    ))]
+    for t in taken {
+        // About half the pairs are of two exact operands, most of them normal products.
+        assert!(
+            t > 1_000,
+            "only {t} products skipped their checks (seed {seed:#x})"
+        );
+    }
+    let _ = taken;
+}
+
+/// The noise pre-tests, on the path this build compiles (AVX2, SSE2 or portable), pass every
+/// value that is noise; the SSE2 form answers as the portable one. Seeded
+/// (`STOCH_TEST_SEED` replays a failure).
+#[test]
+fn noise_pretests_pass_every_noise_value() {
+    let seed = test_seed(0x0015_0e5e);
+    check::<f64>(seed);
+    check::<f32>(seed);
+}
+
+/// Every reference/plain mix that std has for `f64` (`&x + 1.0` with `x` from an iterator)
+/// exists and gives the by-value result (exact operands, so each form is exact here).
+#[test]
+#[allow(clippy::op_ref)] // the reference forms are what is tested
+fn reference_and_plain_mixes() {
+    let x = Stochastic::<f64>::from_samples([1.5, 1.5, 1.5]);
+    let y = 0.5_f64;
+    let (rx, ry) = (&x, &y);
+    let all = [
+        rx + y,
+        rx - y,
+        rx * y,
+        rx / y,
+        rx % y,
+        rx + ry,
+        rx - ry,
+        rx * ry,
+        rx / ry,
+        rx % ry,
+        ry + x,
+        ry - x,
+        ry * x,
+        ry / x,
+        ry % x,
+        ry + rx,
+        ry - rx,
+        ry * rx,
+        ry / rx,
+        ry % rx,
+        x % ry,
+        y % rx,
+    ];
+    let want = [
+        2.0,
+        1.0,
+        0.75,
+        3.0,
+        0.0,
+        2.0,
+        1.0,
+        0.75,
+        3.0,
+        0.0,
+        2.0,
+        -1.0,
+        0.75,
+        1.0 / 3.0,
+        0.5,
+        2.0,
+        -1.0,
+        0.75,
+        1.0 / 3.0,
+        0.5,
+        0.0,
+        0.5,
+    ];
+    for (i, (got, want)) in all.iter().zip(want).enumerate() {
+        let s = got.samples();
+        // 1/3 is rounded up or down at random: within one ulp.
+        assert!(
+            s.iter()
+                .all(|v| (v - want).abs() <= want.abs() * f64::EPSILON),
+            "form {i}: {s:?} instead of {want}"
+        );
+    }
+    let v = [1.0_f32, 2.0];
+    let z = Stochastic::<f32>::from_samples([3.0; 3]);
+    let sum: Vec<Stochastic<f32>> = v.iter().map(|a| &z * a + a).collect();
+    assert_eq!(sum[1].samples(), [8.0; 3]);
+}

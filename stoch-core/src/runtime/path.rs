@@ -1,0 +1,374 @@
+//! The rounding path this process runs, chosen once, before its first operation: the best one
+//! the build and the processor allow, or the one `STOCH_PATH` names when they allow it. The
+//! operations read the choice from one flag per run-time path (and, for `+`, `*` and `/` on
+//! the run-time AVX-512 path, from the mode byte in [`TABLES`](super::tables::TABLES)).
+
+use core::fmt;
+use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+use super::tables::TABLES;
+
+/// A random-rounding path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Path {
+    /// Error-free transformations on one sample at a time, on every target.
+    Portable,
+    /// The four lanes of a value in one AVX2 register, with hardware FMA (x86-64).
+    Avx2,
+    /// AVX-512 instructions with embedded rounding (x86-64).
+    Avx512,
+}
+
+impl Path {
+    /// Every path, slowest first.
+    pub const ALL: [Path; 3] = [Path::Portable, Path::Avx2, Path::Avx512];
+
+    /// The name `STOCH_PATH` takes: `portable`, `avx2` or `avx512`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Path::Portable => "portable",
+            Path::Avx2 => "avx2",
+            Path::Avx512 => "avx512",
+        }
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a path cannot be parsed or run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PathError {
+    /// The name is not one of `portable`, `avx2`, `avx512`.
+    #[error("{0:?} is not a rounding path: use portable, avx2 or avx512")]
+    Unknown(String),
+    /// The processor lacks the instructions the path needs.
+    #[error("{path} needs {needs}, which this processor does not have")]
+    Processor {
+        /// The path asked for.
+        path: Path,
+        /// The instruction sets it needs.
+        needs: &'static str,
+    },
+    /// The build fixed its path at compile time.
+    #[error(
+        "this build's target has {compiled} (`-C target-cpu=native` or the like), which fixes the \
+         path at compile time; build for the default target (RUSTFLAGS=\"-C target-cpu=x86-64\") \
+         to choose {path} at run time"
+    )]
+    Build {
+        /// The path asked for.
+        path: Path,
+        /// What the build's target has.
+        compiled: &'static str,
+    },
+    /// The path exists on x86-64 only.
+    #[error("{0} exists on x86-64 only; this build runs the portable path")]
+    Architecture(Path),
+}
+
+impl core::str::FromStr for Path {
+    type Err = PathError;
+    fn from_str(s: &str) -> Result<Path, PathError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "portable" => Ok(Path::Portable),
+            "avx2" => Ok(Path::Avx2),
+            "avx512" | "avx-512" => Ok(Path::Avx512),
+            _ => Err(PathError::Unknown(s.to_string())),
+        }
+    }
+}
+
+/// Whether this build on this processor can run `path`, and if not, why.
+pub(crate) fn can_run(path: Path) -> Result<(), PathError> {
+    if !cfg!(target_arch = "x86_64") {
+        return match path {
+            Path::Portable => Ok(()),
+            p => Err(PathError::Architecture(p)),
+        };
+    }
+    // The paths a native build compiles in cannot be left at run time: its operators inline
+    // that path's kernels, with no test before them.
+    if cfg!(target_feature = "avx512f") && path != Path::Avx512 {
+        return Err(PathError::Build {
+            path,
+            compiled: "AVX-512",
+        });
+    }
+    if cfg!(all(target_feature = "avx2", target_feature = "fma")) && path == Path::Portable {
+        return Err(PathError::Build {
+            path,
+            compiled: "AVX2 and FMA",
+        });
+    }
+    match path {
+        Path::Avx512 if !avx512_available() => Err(PathError::Processor {
+            path,
+            needs: "AVX-512F, DQ and VL",
+        }),
+        Path::Avx2 if !avx2_available() => Err(PathError::Processor {
+            path,
+            needs: "AVX2 and FMA",
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Whether this processor has AVX-512F, DQ and VL, which every processor with AVX-512F has but
+/// the Xeon Phi: the run-time kernels pick lanes with 128-bit `vblendmpd` (VL) and their fused
+/// pre-tests take the larger magnitude of two operands with `vrangesd` (DQ).
+#[inline]
+pub(crate) fn avx512_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512vl")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this processor has AVX2 and FMA.
+#[inline]
+pub(crate) fn avx2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The best path this build and processor run.
+fn best() -> Path {
+    [Path::Avx512, Path::Avx2]
+        .into_iter()
+        .find(|p| can_run(*p).is_ok())
+        .unwrap_or(Path::Portable)
+}
+
+/// The path `STOCH_PATH` asks for, or the best one; a value that is refused is named on stderr
+/// with the reason and the path kept.
+fn choose(var: Option<&str>) -> (Path, Option<String>) {
+    let best = best();
+    let Some(v) = var.filter(|v| !v.trim().is_empty()) else {
+        return (best, None);
+    };
+    match v.parse::<Path>().and_then(|p| can_run(p).map(|()| p)) {
+        Ok(p) => (p, None),
+        Err(e) => (best, Some(format!("STOCH_PATH={v}: {e}; keeping {best}"))),
+    }
+}
+
+/// The path chosen (`Path as u8 + 1`; 0 until chosen).
+static CHOSEN: AtomicU8 = AtomicU8::new(0);
+
+/// Whether the operations of a build without AVX2 and FMA call the AVX2 kernels.
+static AVX2_RT: AtomicBool = AtomicBool::new(false);
+
+/// Chooses the path for this process (once, through [`ensure_detected`]).
+fn detect() {
+    let var = std::env::var("STOCH_PATH").ok();
+    let (path, refused) = choose(var.as_deref());
+    if let Some(line) = refused {
+        eprintln!("stoch: {line}");
+    }
+    CHOSEN.store(path as u8 + 1, Ordering::Relaxed);
+    AVX2_RT.store(
+        path == Path::Avx2 && !cfg!(all(target_feature = "avx2", target_feature = "fma")),
+        Ordering::Relaxed,
+    );
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    {
+        TABLES.on.store(path == Path::Avx512, Ordering::Relaxed);
+        set_mode();
+    }
+}
+
+/// The path this process runs.
+pub(crate) fn chosen() -> Path {
+    ensure_detected();
+    match CHOSEN.load(Ordering::Relaxed) {
+        3 => Path::Avx512,
+        2 => Path::Avx2,
+        _ => Path::Portable,
+    }
+}
+
+/// Whether the operations of a build without AVX2 and FMA call the AVX2 kernels (run time).
+#[cfg_attr(
+    any(
+        not(target_arch = "x86_64"),
+        all(target_feature = "avx2", target_feature = "fma")
+    ),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(crate) fn avx2_on() -> bool {
+    AVX2_RT.load(Ordering::Relaxed)
+}
+
+/// The bit of [`Tables::mode`] for operation `op` (0 `+`, 1 `*`, 2 `/`) with its fused
+/// pre-test (`fused`) or alone.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+#[inline(always)]
+pub(crate) const fn mode_bit(op: u8, fused: bool) -> u8 {
+    1 << (2 * op + if fused { 0 } else { 1 })
+}
+
+/// Sets what `+`, `*` and `/` run ([`Tables::mode`]) from the configuration's detection mask
+/// and the path [`detect`] chose; called by `Config::apply` and [`detect`] after they store
+/// theirs. Under a lock, so that whichever call stores last read both values stored: a
+/// configuration applied on one thread while another thread's first operation chooses the
+/// path cannot leave a byte made from the older of either.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+pub(crate) fn set_mode() {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mode = mode_for(TABLES.on.load(Ordering::Relaxed), super::state::mask());
+    TABLES.mode.store(mode, Ordering::Relaxed);
+}
+
+/// [`Tables::mode`] where this path runs (`on`) or not, for detection mask `mask`: `+` is
+/// checked when cancellation or collapse detection is on, `*` when multiplication or collapse
+/// detection is, `/` when division or collapse detection is.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+const fn mode_for(on: bool, mask: u8) -> u8 {
+    use super::state::COLLAPSE_BIT;
+    use crate::instability::Instability::{Cancellation, Division, Multiplication};
+    if !on {
+        return 0;
+    }
+    let checks = [Cancellation.bit(), Multiplication.bit(), Division.bit()];
+    let mut mode = 0;
+    let mut op = 0;
+    while op < 3 {
+        mode |= mode_bit(op as u8, mask & (checks[op] | COLLAPSE_BIT) != 0);
+        op += 1;
+    }
+    mode
+}
+
+/// [`Tables::mode`].
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+#[inline(always)]
+pub(crate) fn mode() -> u8 {
+    TABLES.mode.load(Ordering::Relaxed)
+}
+
+/// Runs [`detect`] once per process.
+pub(crate) fn ensure_detected() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(detect);
+}
+
+/// Whether the operations run the kernels below. The portable path is laid out as the
+/// unlikely branch: the kernels then flow straight into the checks that follow them, without a
+/// jump over the portable code; where the portable path is the one taken, its few hundred
+/// instructions hide the extra jump.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+#[inline(always)]
+pub(crate) fn on() -> bool {
+    let on = TABLES.on.load(Ordering::Relaxed);
+    if !on {
+        portable_is_unlikely();
+    }
+    on
+}
+
+/// Marks the branch that calls it as the unlikely one (see [`on`]).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+#[cold]
+#[inline(always)]
+fn portable_is_unlikely() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte that `+`, `*` and `/` test first says the checks that the mask asks for.
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+    #[test]
+    fn mode_follows_the_path_and_the_mask() {
+        use crate::instability::Instability::*;
+        use crate::runtime::state::COLLAPSE_BIT;
+        let (fused, alone) = (|op| mode_bit(op, true), |op| mode_bit(op, false));
+        assert_eq!(mode_for(false, 0xff), 0);
+        assert_eq!(mode_for(false, 0), 0);
+        assert_eq!(mode_for(true, 0), alone(0) | alone(1) | alone(2));
+        assert_eq!(mode_for(true, 0xff), fused(0) | fused(1) | fused(2));
+        assert_eq!(mode_for(true, COLLAPSE_BIT), fused(0) | fused(1) | fused(2));
+        let others = !(Cancellation.bit() | Multiplication.bit() | Division.bit() | COLLAPSE_BIT);
+        assert_eq!(mode_for(true, others), alone(0) | alone(1) | alone(2));
+        let one = |kind: crate::Instability| mode_for(true, kind.bit());
+        assert_eq!(one(Cancellation), fused(0) | alone(1) | alone(2));
+        assert_eq!(one(Multiplication), alone(0) | fused(1) | alone(2));
+        assert_eq!(one(Division), alone(0) | alone(1) | fused(2));
+        // Six distinct bits.
+        let all = (0..3).fold(0u8, |m, op| m | fused(op) | alone(op));
+        assert_eq!(all.count_ones(), 6);
+    }
+
+    #[test]
+    fn stoch_path_values() {
+        for (v, p) in [
+            ("portable", Path::Portable),
+            (" AVX2 ", Path::Avx2),
+            ("avx512", Path::Avx512),
+        ] {
+            assert_eq!(v.parse::<Path>(), Ok(p), "{v:?}");
+        }
+        let e = "fast".parse::<Path>().unwrap_err().to_string();
+        assert!(
+            e.contains("\"fast\"") && e.contains("portable, avx2 or avx512"),
+            "{e}"
+        );
+    }
+
+    /// No variable, or an empty one, gives the best path; a path this build and processor run
+    /// is taken; any other is refused with its reason and the best path kept.
+    #[test]
+    fn stoch_path_is_taken_or_refused_with_the_reason() {
+        let best = best();
+        assert_eq!(choose(None), (best, None));
+        assert_eq!(choose(Some("  ")), (best, None));
+        for p in Path::ALL {
+            let (got, refused) = choose(Some(p.name()));
+            match can_run(p) {
+                Ok(()) => assert_eq!((got, refused), (p, None)),
+                Err(e) => {
+                    assert_eq!(got, best);
+                    let line = refused.expect("refused");
+                    assert!(
+                        line.contains(&e.to_string()) && line.contains(best.name()),
+                        "{line}"
+                    );
+                }
+            }
+        }
+        let (got, refused) = choose(Some("sse9"));
+        assert_eq!(got, best);
+        assert!(refused.unwrap().contains("not a rounding path"));
+        // The portable path runs wherever the build does not fix another.
+        assert_eq!(
+            can_run(Path::Portable).is_ok(),
+            !cfg!(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            ))
+        );
+    }
+}
