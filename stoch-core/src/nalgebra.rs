@@ -341,36 +341,29 @@ fn branch_sign<T: crate::StochFloat>(x: Stochastic<T>) -> Stochastic<T> {
 /// orphan rule leaves them to this crate.
 macro_rules! scalar_lhs {
     ($t:ident; $($trt:ident::$m:ident, $op:tt);*) => {$(
-        impl<R: Dim, C: Dim, S: Storage<Stochastic<$t>, R, C>> $trt<Matrix<Stochastic<$t>, R, C, S>>
-            for Stochastic<$t>
-        where
-            DefaultAllocator: Allocator<R, C>,
-        {
-            type Output = OMatrix<Stochastic<$t>, R, C>;
-            #[track_caller]
-            #[inline]
-            fn $m(self, rhs: Matrix<Stochastic<$t>, R, C, S>) -> Self::Output {
-                let mut res = rhs.into_owned();
-                for x in res.iter_mut() {
-                    *x = self $op *x;
-                }
-                res
+        scalar_lhs!(@impl $t, $trt::$m, Matrix<Stochastic<$t>, R, C, S>, |self, rhs| {
+            let mut res = rhs.into_owned();
+            for x in res.iter_mut() {
+                *x = self $op *x;
             }
-        }
-
-        impl<R: Dim, C: Dim, S: Storage<Stochastic<$t>, R, C>> $trt<&Matrix<Stochastic<$t>, R, C, S>>
-            for Stochastic<$t>
-        where
-            DefaultAllocator: Allocator<R, C>,
-        {
-            type Output = OMatrix<Stochastic<$t>, R, C>;
-            #[track_caller]
-            #[inline]
-            fn $m(self, rhs: &Matrix<Stochastic<$t>, R, C, S>) -> Self::Output {
-                self.$m(rhs.clone_owned())
-            }
-        }
+            res
+        });
+        scalar_lhs!(@impl $t, $trt::$m, &Matrix<Stochastic<$t>, R, C, S>, |self, rhs| {
+            self.$m(rhs.clone_owned())
+        });
     )*};
+    // One impl: `$trt<$rhs>` for the scalar, `$m` given by its parameters and body.
+    (@impl $t:ident, $trt:ident::$m:ident, $rhs:ty, |$s:ident, $r:ident| $body:block) => {
+        impl<R: Dim, C: Dim, S: Storage<Stochastic<$t>, R, C>> $trt<$rhs> for Stochastic<$t>
+        where
+            DefaultAllocator: Allocator<R, C>,
+        {
+            type Output = OMatrix<Stochastic<$t>, R, C>;
+            #[track_caller]
+            #[inline]
+            fn $m($s, $r: $rhs) -> Self::Output $body
+        }
+    };
 }
 
 impl_nalgebra!(
