@@ -67,38 +67,57 @@ impl<T: StochFloat> PartialEq for Stochastic<T> {
     }
 }
 
+/// The methods of `PartialOrd<$rhs>`, all from one ordering function `$ord(&self, &$rhs)`
+/// (`#[track_caller]`, so that a branching is recorded at the comparison's site).
+macro_rules! partial_ord_by {
+    ($rhs:ty, $ord:path) => {
+        /// # Instability
+        ///
+        /// Branching, when the difference is numerical noise.
+        #[track_caller]
+        #[inline]
+        fn partial_cmp(&self, other: &$rhs) -> Option<Ordering> {
+            $ord(self, other)
+        }
+        #[track_caller]
+        #[inline]
+        fn lt(&self, other: &$rhs) -> bool {
+            $ord(self, other) == Some(Ordering::Less)
+        }
+        #[track_caller]
+        #[inline]
+        fn le(&self, other: &$rhs) -> bool {
+            matches!($ord(self, other), Some(Ordering::Less | Ordering::Equal))
+        }
+        #[track_caller]
+        #[inline]
+        fn gt(&self, other: &$rhs) -> bool {
+            $ord(self, other) == Some(Ordering::Greater)
+        }
+        #[track_caller]
+        #[inline]
+        fn ge(&self, other: &$rhs) -> bool {
+            matches!($ord(self, other), Some(Ordering::Greater | Ordering::Equal))
+        }
+    };
+}
+
 impl<T: StochFloat> PartialOrd for Stochastic<T> {
-    /// # Instability
-    ///
-    /// Branching, when the difference is numerical noise.
-    #[track_caller]
-    #[inline]
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        self.ordered(other)
-    }
-    #[track_caller]
-    #[inline]
-    fn lt(&self, other: &Self) -> bool {
-        self.ordered(other) == Some(Ordering::Less)
-    }
-    #[track_caller]
-    #[inline]
-    fn le(&self, other: &Self) -> bool {
-        matches!(self.ordered(other), Some(Ordering::Less | Ordering::Equal))
-    }
-    #[track_caller]
-    #[inline]
-    fn gt(&self, other: &Self) -> bool {
-        self.ordered(other) == Some(Ordering::Greater)
-    }
-    #[track_caller]
-    #[inline]
-    fn ge(&self, other: &Self) -> bool {
-        matches!(
-            self.ordered(other),
-            Some(Ordering::Greater | Ordering::Equal)
-        )
-    }
+    partial_ord_by!(Self, Stochastic::ordered);
+}
+
+/// A plain float on the left, ordered as the exact `Stochastic::new(a)`.
+#[track_caller]
+#[inline]
+fn plain_vs<T: StochFloat>(a: &T, b: &Stochastic<T>) -> Option<Ordering> {
+    Stochastic::new(*a).ordered(b)
+}
+
+/// A plain float on the right, ordered as the exact `Stochastic::new(b)`.
+#[track_caller]
+#[inline]
+fn vs_plain<T: StochFloat>(a: &Stochastic<T>, b: &T) -> Option<Ordering> {
+    a.ordered(&Stochastic::new(*b))
 }
 
 macro_rules! scalar_cmp {
@@ -116,58 +135,10 @@ macro_rules! scalar_cmp {
             }
         }
         impl PartialOrd<Stochastic<$t>> for $t {
-            #[track_caller]
-            #[inline]
-            fn partial_cmp(&self, other: &Stochastic<$t>) -> Option<Ordering> {
-                Stochastic::new(*self).ordered(other)
-            }
-            #[track_caller]
-            #[inline]
-            fn lt(&self, other: &Stochastic<$t>) -> bool {
-                Stochastic::new(*self).ordered(other) == Some(Ordering::Less)
-            }
-            #[track_caller]
-            #[inline]
-            fn le(&self, other: &Stochastic<$t>) -> bool {
-                matches!(Stochastic::new(*self).ordered(other), Some(Ordering::Less | Ordering::Equal))
-            }
-            #[track_caller]
-            #[inline]
-            fn gt(&self, other: &Stochastic<$t>) -> bool {
-                Stochastic::new(*self).ordered(other) == Some(Ordering::Greater)
-            }
-            #[track_caller]
-            #[inline]
-            fn ge(&self, other: &Stochastic<$t>) -> bool {
-                matches!(Stochastic::new(*self).ordered(other), Some(Ordering::Greater | Ordering::Equal))
-            }
+            partial_ord_by!(Stochastic<$t>, plain_vs);
         }
         impl PartialOrd<$t> for Stochastic<$t> {
-            #[track_caller]
-            #[inline]
-            fn partial_cmp(&self, other: &$t) -> Option<Ordering> {
-                self.ordered(&Stochastic::new(*other))
-            }
-            #[track_caller]
-            #[inline]
-            fn lt(&self, other: &$t) -> bool {
-                self.ordered(&Stochastic::new(*other)) == Some(Ordering::Less)
-            }
-            #[track_caller]
-            #[inline]
-            fn le(&self, other: &$t) -> bool {
-                matches!(self.ordered(&Stochastic::new(*other)), Some(Ordering::Less | Ordering::Equal))
-            }
-            #[track_caller]
-            #[inline]
-            fn gt(&self, other: &$t) -> bool {
-                self.ordered(&Stochastic::new(*other)) == Some(Ordering::Greater)
-            }
-            #[track_caller]
-            #[inline]
-            fn ge(&self, other: &$t) -> bool {
-                matches!(self.ordered(&Stochastic::new(*other)), Some(Ordering::Greater | Ordering::Equal))
-            }
+            partial_ord_by!($t, vs_plain);
         }
     )*};
 }

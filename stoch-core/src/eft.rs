@@ -79,64 +79,44 @@ pub trait EftFloat:
     }
 }
 
-impl EftFloat for f32 {
-    const MANTISSA_DIGITS: u32 = f32::MANTISSA_DIGITS;
-    const SPLITTER: f64 = 4097.0;
-    const NAME: &'static str = "f32";
-    #[inline]
-    fn zero() -> Self {
-        0.0
-    }
-    #[inline]
-    fn one() -> Self {
-        1.0
-    }
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        x as f32
-    }
-    #[inline]
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    #[inline]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        f32::mul_add(self, a, b)
-    }
-    #[inline]
-    fn abs_ge(self, other: Self) -> bool {
-        self.abs() >= other.abs()
-    }
+/// `EftFloat` for a primitive float, with Dekker's splitting constant `$splitter`.
+macro_rules! eft_float {
+    ($($t:ident: $splitter:expr;)*) => {$(
+        impl EftFloat for $t {
+            const MANTISSA_DIGITS: u32 = $t::MANTISSA_DIGITS;
+            const SPLITTER: f64 = $splitter;
+            const NAME: &'static str = stringify!($t);
+            #[inline]
+            fn zero() -> Self {
+                0.0
+            }
+            #[inline]
+            fn one() -> Self {
+                1.0
+            }
+            #[inline]
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                $t::mul_add(self, a, b)
+            }
+            #[inline]
+            fn abs_ge(self, other: Self) -> bool {
+                self.abs() >= other.abs()
+            }
+        }
+    )*};
 }
 
-impl EftFloat for f64 {
-    const MANTISSA_DIGITS: u32 = f64::MANTISSA_DIGITS;
-    const SPLITTER: f64 = 134_217_729.0;
-    const NAME: &'static str = "f64";
-    #[inline]
-    fn zero() -> Self {
-        0.0
-    }
-    #[inline]
-    fn one() -> Self {
-        1.0
-    }
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        x
-    }
-    #[inline]
-    fn to_f64(self) -> f64 {
-        self
-    }
-    #[inline]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        f64::mul_add(self, a, b)
-    }
-    #[inline]
-    fn abs_ge(self, other: Self) -> bool {
-        self.abs() >= other.abs()
-    }
+eft_float! {
+    f32: 4097.0;
+    f64: 134_217_729.0;
 }
 
 /// Knuth's TwoSum: `(s, e)` with `s = fl(a + b)` and `a + b = s + e` exactly, for any `a`, `b`.
@@ -253,20 +233,28 @@ pub fn two_product_dekker<T: EftFloat>(a: T, b: T) -> (T, T) {
     (p, e)
 }
 
+/// SplitMix64: seeded data for the tests of the transformations and of the accumulators.
+#[cfg(test)]
+#[derive(Clone)]
+pub(crate) struct SplitMix(pub(crate) u64);
+
+#[cfg(test)]
+impl SplitMix {
+    /// The next 64 random bits.
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// SplitMix64, enough for seeded test data.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
+    impl SplitMix {
         /// A random f64 with random sign and exponent in [-r, r].
         fn f64(&mut self, r: u64) -> f64 {
             let m = (self.next() >> 11) as f64 / (1u64 << 53) as f64 + 0.5;
@@ -280,7 +268,7 @@ mod tests {
     #[test]
     fn f32_transformations_are_exact() {
         let seed = 0x5EED_0001;
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix(seed);
         for i in 0..100_000 {
             let a = rng.f64(14) as f32;
             let b = rng.f64(14) as f32;
@@ -314,7 +302,7 @@ mod tests {
     #[test]
     fn f64_transformations_are_exact() {
         let seed = 0x5EED_0002;
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix(seed);
         for i in 0..100_000 {
             let a = rng.f64(30);
             let b = rng.f64(30);

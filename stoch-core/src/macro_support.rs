@@ -195,17 +195,23 @@ macro_rules! to_prim {
                 self.checked_int_cast(|x| x.to_f64() as $p)
             }
         }
-        impl StochCast<$p> for f32 {
-            #[inline]
-            fn stoch_cast(self) -> $p { self as $p }
-        }
-        impl StochCast<$p> for f64 {
-            #[inline]
-            fn stoch_cast(self) -> $p { self as $p }
-        }
     )*};
 }
 to_prim!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// `StochCast<dst>` for each `src` as Rust's `as`: `as_cast!(src, ... => (dst, ...))`.
+macro_rules! as_cast {
+    ($($src:ty),* => $dsts:tt) => {$(
+        as_cast!(@one $src; $dsts);
+    )*};
+    (@one $src:ty; ($($dst:ty),*)) => {$(
+        impl StochCast<$dst> for $src {
+            #[inline]
+            fn stoch_cast(self) -> $dst { self as $dst }
+        }
+    )*};
+}
+as_cast!(f32, f64 => (i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize));
 
 impl<T: StochFloat> StochCast<f64> for Stochastic<T> {
     #[inline]
@@ -220,32 +226,11 @@ impl<T: StochFloat> StochCast<f32> for Stochastic<T> {
     }
 }
 
-macro_rules! int_to_int {
-    ($($src:ty),*) => {$(
-        int_to_int!(@one $src; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
-    )*};
-    (@one $src:ty; $($dst:ty),*) => {$(
-        impl StochCast<$dst> for $src {
-            #[inline]
-            fn stoch_cast(self) -> $dst { self as $dst }
-        }
-    )*};
-}
-int_to_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
-
-macro_rules! bool_char {
-    ($($dst:ty),*) => {$(
-        impl StochCast<$dst> for bool {
-            #[inline]
-            fn stoch_cast(self) -> $dst { self as $dst }
-        }
-        impl StochCast<$dst> for char {
-            #[inline]
-            fn stoch_cast(self) -> $dst { self as $dst }
-        }
-    )*};
-}
-bool_char!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+as_cast!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+        => (i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64)
+);
+as_cast!(bool, char => (i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize));
 
 /// Returned by [`main_prologue`]: prints the report once when dropped (also on panic).
 #[derive(Debug)]

@@ -71,6 +71,32 @@ impl<T: StochFloat> Stochastic<T> {
         Self::from_parts_raw(s, self.fl() | other.fl())
     }
 
+    /// `f` of two arguments, checked for an accuracy collapse; and the detection mask.
+    #[track_caller]
+    #[inline]
+    fn lib2_collapse(self, other: Self, f: impl Fn(T, T) -> T) -> (Self, u8) {
+        let r = self.lib2(other, f);
+        let mask = state::mask_init();
+        check_collapse(r, [self, other], mask, Location::caller());
+        (r, mask)
+    }
+
+    /// `f` of two arguments with its checks: an accuracy collapse, and MathFunction when both
+    /// arguments are numerical noise (`hypot`, `atan2`).
+    #[track_caller]
+    #[inline]
+    fn lib2_checked(self, other: Self, f: impl Fn(T, T) -> T) -> Self {
+        let (r, mask) = self.lib2_collapse(other, f);
+        if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
+            return r.flag(
+                Instability::MathFunction,
+                Location::caller(),
+                &[&self.s(), &other.s()],
+            );
+        }
+        r
+    }
+
     /// The checks of a result `self` of a function of one argument `arg`: MathFunction and
     /// accuracy collapse.
     #[inline]
@@ -218,9 +244,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn powf(self, n: Self) -> Self {
-        let r = self.lib2(n, |a, b| a.powf(b));
-        let mask = state::mask_init();
-        check_collapse(r, [self, n], mask, Location::caller());
+        let (r, mask) = self.lib2_collapse(n, |a, b| a.powf(b));
         if mask & POW != 0 && (is_noise(&self.s()) || is_noise(&n.s())) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s(), &n.s()]);
         }
@@ -244,9 +268,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn log(self, base: Self) -> Self {
-        let r = self.lib2(base, |a, b| a.log(b));
-        let mask = state::mask_init();
-        check_collapse(r, [self, base], mask, Location::caller());
+        let (r, mask) = self.lib2_collapse(base, |a, b| a.log(b));
         r.flag_math(&self, mask).flag_math(&base, mask)
     }
 
@@ -270,17 +292,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn hypot(self, other: Self) -> Self {
-        let r = self.lib2(other, |a, b| a.hypot(b));
-        let mask = state::mask_init();
-        check_collapse(r, [self, other], mask, Location::caller());
-        if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
-            return r.flag(
-                Instability::MathFunction,
-                Location::caller(),
-                &[&self.s(), &other.s()],
-            );
-        }
-        r
+        self.lib2_checked(other, |a, b| a.hypot(b))
     }
 
     /// Four-quadrant arctangent of `self / other`.
@@ -302,17 +314,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn atan2(self, other: Self) -> Self {
-        let r = self.lib2(other, |a, b| a.atan2(b));
-        let mask = state::mask_init();
-        check_collapse(r, [self, other], mask, Location::caller());
-        if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
-            return r.flag(
-                Instability::MathFunction,
-                Location::caller(),
-                &[&self.s(), &other.s()],
-            );
-        }
-        r
+        self.lib2_checked(other, |a, b| a.atan2(b))
     }
 
     /// Sine and cosine.
@@ -408,19 +410,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn max(self, other: Self) -> Self {
-        if self.any_nan() {
-            return other;
-        }
-        if other.any_nan() {
-            return self;
-        }
-        let (o, bit) = self.select_cmp(&other);
-        let r = if matches!(o, Some(Ordering::Greater | Ordering::Equal)) {
-            self
-        } else {
-            other
-        };
-        r.or_flags(bit)
+        self.pick(other, Ordering::Greater)
     }
 
     /// The smaller of two values by the stochastic relation `<=` (`self` when they are equal).
@@ -441,6 +431,14 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     #[must_use]
     pub fn min(self, other: Self) -> Self {
+        self.pick(other, Ordering::Less)
+    }
+
+    /// `self` when the stochastic comparison with `other` gives `keep` or equality, else
+    /// `other`, with the comparison's Branching flag; a value with a NaN sample loses.
+    #[track_caller]
+    #[inline]
+    fn pick(self, other: Self, keep: Ordering) -> Self {
         if self.any_nan() {
             return other;
         }
@@ -448,7 +446,7 @@ impl<T: StochFloat> Stochastic<T> {
             return self;
         }
         let (o, bit) = self.select_cmp(&other);
-        let r = if matches!(o, Some(Ordering::Less | Ordering::Equal)) {
+        let r = if o == Some(keep) || o == Some(Ordering::Equal) {
             self
         } else {
             other

@@ -73,16 +73,36 @@ use nalgebra::{DefaultAllocator, Dim, Matrix, OMatrix, Storage};
 use simba::scalar::{ComplexField, Field, RealField, SubsetOf};
 use simba::simd::{PrimitiveSimdValue, SimdValue};
 
+use crate::num_traits_impl::forward;
 use crate::Stochastic;
 
+/// Unary trait methods that are the inherent method of the same name (see `forward!`).
 macro_rules! same {
-    ($($name:ident),*) => {$(
-        #[track_caller]
-        #[inline]
-        fn $name(self) -> Self {
-            Stochastic::$name(self)
+    ($($name:ident),*) => {
+        forward!(Stochastic: $($name() -> Self;)*);
+    };
+}
+
+/// `SubsetOf<Stochastic<$t>>` for `$plain`: `$to` turns a `$plain` into the stochastic type,
+/// `$back` a reference to a stochastic value back; every value is in the subset.
+macro_rules! subset_of {
+    ($(#[$attr:meta])* $t:ident, $plain:ty, $to:expr, $back:expr) => {
+        $(#[$attr])*
+        impl SubsetOf<Stochastic<$t>> for $plain {
+            #[inline]
+            fn to_superset(&self) -> Stochastic<$t> {
+                ($to)(*self)
+            }
+            #[inline]
+            fn from_superset_unchecked(element: &Stochastic<$t>) -> $plain {
+                ($back)(element)
+            }
+            #[inline]
+            fn is_in_subset(_: &Stochastic<$t>) -> bool {
+                true
+            }
         }
-    )*};
+    };
 }
 
 macro_rules! consts {
@@ -135,53 +155,17 @@ macro_rules! impl_nalgebra {
 
         impl Field for Stochastic<$t> {}
 
-        impl SubsetOf<Stochastic<$t>> for Stochastic<$t> {
-            #[inline]
-            fn to_superset(&self) -> Self {
-                *self
-            }
-            #[inline]
-            fn from_superset_unchecked(element: &Self) -> Self {
-                *element
-            }
-            #[inline]
-            fn is_in_subset(_: &Self) -> bool {
-                true
-            }
-        }
-
-        /// `f64` into the stochastic type: exact for `Sf64`, randomly rounded for `Sf32`; back
-        /// to `f64`: the mean.
-        impl SubsetOf<Stochastic<$t>> for f64 {
-            #[inline]
-            fn to_superset(&self) -> Stochastic<$t> {
-                ($from_f64)(*self)
-            }
-            #[inline]
-            fn from_superset_unchecked(element: &Stochastic<$t>) -> f64 {
-                element.to_f64()
-            }
-            #[inline]
-            fn is_in_subset(_: &Stochastic<$t>) -> bool {
-                true
-            }
-        }
-
-        /// `f32` into the stochastic type: exact; back to `f32`: the mean rounded to nearest.
-        impl SubsetOf<Stochastic<$t>> for f32 {
-            #[inline]
-            fn to_superset(&self) -> Stochastic<$t> {
-                ($from_f32)(*self)
-            }
-            #[inline]
-            fn from_superset_unchecked(element: &Stochastic<$t>) -> f32 {
-                element.to_f32()
-            }
-            #[inline]
-            fn is_in_subset(_: &Stochastic<$t>) -> bool {
-                true
-            }
-        }
+        subset_of!($t, Stochastic<$t>, |x| x, |e: &Stochastic<$t>| *e);
+        subset_of!(
+            /// `f64` into the stochastic type: exact for `Sf64`, randomly rounded for `Sf32`;
+            /// back to `f64`: the mean.
+            $t, f64, $from_f64, |e: &Stochastic<$t>| e.to_f64()
+        );
+        subset_of!(
+            /// `f32` into the stochastic type: exact; back to `f32`: the mean rounded to
+            /// nearest.
+            $t, f32, $from_f32, |e: &Stochastic<$t>| e.to_f32()
+        );
 
         impl ComplexField for Stochastic<$t> {
             type RealField = Self;
@@ -252,55 +236,29 @@ macro_rules! impl_nalgebra {
                 cosh, tanh, asinh, acosh, atanh, log2, log10, ln, ln_1p, sqrt, exp, exp2, exp_m1,
                 cbrt
             );
-            #[track_caller]
-            #[inline]
-            fn mul_add(self, a: Self, b: Self) -> Self {
-                Stochastic::mul_add(self, a, b)
-            }
-            #[track_caller]
-            #[inline]
-            fn abs(self) -> Self {
-                Stochastic::abs(self)
-            }
-            #[track_caller]
-            #[inline]
-            fn hypot(self, other: Self) -> Self {
-                Stochastic::hypot(self, other)
+            forward! {
+                Stochastic:
+                mul_add(a: Self, b: Self) -> Self;
+                abs() -> Self;
+                hypot(other: Self) -> Self;
             }
             #[inline]
             fn conjugate(self) -> Self {
                 self
             }
-            #[track_caller]
-            #[inline]
-            fn sin_cos(self) -> (Self, Self) {
-                Stochastic::sin_cos(self)
-            }
-            #[track_caller]
-            #[inline]
-            fn log(self, base: Self) -> Self {
-                Stochastic::log(self, base)
-            }
-            #[track_caller]
-            #[inline]
-            fn powi(self, n: i32) -> Self {
-                Stochastic::powi(self, n)
-            }
-            #[track_caller]
-            #[inline]
-            fn powf(self, n: Self) -> Self {
-                Stochastic::powf(self, n)
+            forward! {
+                Stochastic:
+                sin_cos() -> (Self, Self);
+                log(base: Self) -> Self;
+                powi(n: i32) -> Self;
+                powf(n: Self) -> Self;
             }
             #[track_caller]
             #[inline]
             fn powc(self, n: Self) -> Self {
                 Stochastic::powf(self, n)
             }
-            #[track_caller]
-            #[inline]
-            fn is_finite(&self) -> bool {
-                Stochastic::is_finite(*self)
-            }
+            forward!(Stochastic, &self: is_finite() -> bool;);
             /// `None` when `self < 0` as a stochastic relation (noise around zero is not
             /// negative: its square root is taken, and reported as a math-function instability).
             #[track_caller]
@@ -315,39 +273,21 @@ macro_rules! impl_nalgebra {
         }
 
         impl RealField for Stochastic<$t> {
-            #[track_caller]
-            #[inline]
-            fn is_sign_positive(&self) -> bool {
-                Stochastic::is_sign_positive(*self)
-            }
-            #[track_caller]
-            #[inline]
-            fn is_sign_negative(&self) -> bool {
-                Stochastic::is_sign_negative(*self)
+            forward! {
+                Stochastic, &self:
+                is_sign_positive() -> bool;
+                is_sign_negative() -> bool;
             }
             #[inline]
             fn copysign(self, sign: Self) -> Self {
                 Stochastic::copysign(self, sign)
             }
-            #[track_caller]
-            #[inline]
-            fn max(self, other: Self) -> Self {
-                Stochastic::max(self, other)
-            }
-            #[track_caller]
-            #[inline]
-            fn min(self, other: Self) -> Self {
-                Stochastic::min(self, other)
-            }
-            #[track_caller]
-            #[inline]
-            fn clamp(self, min: Self, max: Self) -> Self {
-                Stochastic::clamp(self, min, max)
-            }
-            #[track_caller]
-            #[inline]
-            fn atan2(self, other: Self) -> Self {
-                Stochastic::atan2(self, other)
+            forward! {
+                Stochastic:
+                max(other: Self) -> Self;
+                min(other: Self) -> Self;
+                clamp(min: Self, max: Self) -> Self;
+                atan2(other: Self) -> Self;
             }
             #[inline]
             fn min_value() -> Option<Self> {
@@ -401,36 +341,29 @@ fn branch_sign<T: crate::StochFloat>(x: Stochastic<T>) -> Stochastic<T> {
 /// orphan rule leaves them to this crate.
 macro_rules! scalar_lhs {
     ($t:ident; $($trt:ident::$m:ident, $op:tt);*) => {$(
-        impl<R: Dim, C: Dim, S: Storage<Stochastic<$t>, R, C>> $trt<Matrix<Stochastic<$t>, R, C, S>>
-            for Stochastic<$t>
-        where
-            DefaultAllocator: Allocator<R, C>,
-        {
-            type Output = OMatrix<Stochastic<$t>, R, C>;
-            #[track_caller]
-            #[inline]
-            fn $m(self, rhs: Matrix<Stochastic<$t>, R, C, S>) -> Self::Output {
-                let mut res = rhs.into_owned();
-                for x in res.iter_mut() {
-                    *x = self $op *x;
-                }
-                res
+        scalar_lhs!(@impl $t, $trt::$m, Matrix<Stochastic<$t>, R, C, S>, |self, rhs| {
+            let mut res = rhs.into_owned();
+            for x in res.iter_mut() {
+                *x = self $op *x;
             }
-        }
-
-        impl<R: Dim, C: Dim, S: Storage<Stochastic<$t>, R, C>> $trt<&Matrix<Stochastic<$t>, R, C, S>>
-            for Stochastic<$t>
-        where
-            DefaultAllocator: Allocator<R, C>,
-        {
-            type Output = OMatrix<Stochastic<$t>, R, C>;
-            #[track_caller]
-            #[inline]
-            fn $m(self, rhs: &Matrix<Stochastic<$t>, R, C, S>) -> Self::Output {
-                self.$m(rhs.clone_owned())
-            }
-        }
+            res
+        });
+        scalar_lhs!(@impl $t, $trt::$m, &Matrix<Stochastic<$t>, R, C, S>, |self, rhs| {
+            self.$m(rhs.clone_owned())
+        });
     )*};
+    // One impl: `$trt<$rhs>` for the scalar, `$m` given by its parameters and body.
+    (@impl $t:ident, $trt:ident::$m:ident, $rhs:ty, |$s:ident, $r:ident| $body:block) => {
+        impl<R: Dim, C: Dim, S: Storage<Stochastic<$t>, R, C>> $trt<$rhs> for Stochastic<$t>
+        where
+            DefaultAllocator: Allocator<R, C>,
+        {
+            type Output = OMatrix<Stochastic<$t>, R, C>;
+            #[track_caller]
+            #[inline]
+            fn $m($s, $r: $rhs) -> Self::Output $body
+        }
+    };
 }
 
 impl_nalgebra!(

@@ -140,12 +140,39 @@ impl<T: StochFloat> Signed for Stochastic<T> {
     }
 }
 
-macro_rules! fwd {
-    ($($name:ident),*) => {$(
+/// Trait methods that call the function of the same name on `$via` (`Stochastic`'s inherent
+/// methods, or another trait), `#[track_caller]` so that an instability is recorded at the
+/// caller's line: `name(args) -> type;` each, taking `self`, `&self` or nothing.
+macro_rules! forward {
+    ($via:ident: $($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
         #[track_caller]
         #[inline]
-        fn $name(self) -> Self { Stochastic::$name(self) }
+        fn $name(self, $($arg: $ty),*) -> $ret {
+            $via::$name(self, $($arg),*)
+        }
     )*};
+    ($via:ident, &self: $($name:ident() -> $ret:ty;)*) => {$(
+        #[track_caller]
+        #[inline]
+        fn $name(&self) -> $ret {
+            $via::$name(*self)
+        }
+    )*};
+    ($via:ident, no self: $($name:ident() -> $ret:ty;)*) => {$(
+        #[inline]
+        fn $name() -> $ret {
+            $via::$name()
+        }
+    )*};
+}
+#[cfg(feature = "nalgebra")]
+pub(crate) use forward;
+
+/// Unary methods that are `Stochastic`'s inherent methods of the same name.
+macro_rules! fwd {
+    ($($name:ident),*) => {
+        forward!(Stochastic: $($name() -> Self;)*);
+    };
 }
 
 impl<T: StochFloat> Float for Stochastic<T> {
@@ -173,17 +200,11 @@ impl<T: StochFloat> Float for Stochastic<T> {
     fn epsilon() -> Self {
         Self::EPSILON
     }
-    #[track_caller]
-    fn is_nan(self) -> bool {
-        Stochastic::is_nan(self)
-    }
-    #[track_caller]
-    fn is_infinite(self) -> bool {
-        Stochastic::is_infinite(self)
-    }
-    #[track_caller]
-    fn is_finite(self) -> bool {
-        Stochastic::is_finite(self)
+    forward! {
+        Stochastic:
+        is_nan() -> bool;
+        is_infinite() -> bool;
+        is_finite() -> bool;
     }
     fn is_normal(self) -> bool {
         self.mean().is_normal()
@@ -191,68 +212,36 @@ impl<T: StochFloat> Float for Stochastic<T> {
     fn classify(self) -> FpCategory {
         self.mean().classify()
     }
-    #[track_caller]
-    fn is_sign_positive(self) -> bool {
-        Stochastic::is_sign_positive(self)
-    }
-    #[track_caller]
-    fn is_sign_negative(self) -> bool {
-        Stochastic::is_sign_negative(self)
+    forward! {
+        Stochastic:
+        is_sign_positive() -> bool;
+        is_sign_negative() -> bool;
     }
     fwd!(
         floor, ceil, round, trunc, fract, abs, signum, recip, sqrt, exp, exp2, ln, log2, log10,
         cbrt, sin, cos, tan, asin, acos, atan, exp_m1, ln_1p, sinh, cosh, tanh, asinh, acosh,
         atanh, to_degrees, to_radians
     );
-    #[track_caller]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        Stochastic::mul_add(self, a, b)
-    }
-    #[track_caller]
-    fn powi(self, n: i32) -> Self {
-        Stochastic::powi(self, n)
-    }
-    #[track_caller]
-    fn powf(self, n: Self) -> Self {
-        Stochastic::powf(self, n)
-    }
-    #[track_caller]
-    fn log(self, base: Self) -> Self {
-        Stochastic::log(self, base)
-    }
-    #[track_caller]
-    fn max(self, other: Self) -> Self {
-        Stochastic::max(self, other)
-    }
-    #[track_caller]
-    fn min(self, other: Self) -> Self {
-        Stochastic::min(self, other)
-    }
-    #[track_caller]
-    fn clamp(self, lo: Self, hi: Self) -> Self {
-        Stochastic::clamp(self, lo, hi)
+    forward! {
+        Stochastic:
+        mul_add(a: Self, b: Self) -> Self;
+        powi(n: i32) -> Self;
+        powf(n: Self) -> Self;
+        log(base: Self) -> Self;
+        max(other: Self) -> Self;
+        min(other: Self) -> Self;
+        clamp(lo: Self, hi: Self) -> Self;
+        hypot(other: Self) -> Self;
+        atan2(other: Self) -> Self;
+        sin_cos() -> (Self, Self);
+        copysign(sign: Self) -> Self;
     }
     #[track_caller]
     fn abs_sub(self, other: Self) -> Self {
         Signed::abs_sub(&self, &other)
     }
-    #[track_caller]
-    fn hypot(self, other: Self) -> Self {
-        Stochastic::hypot(self, other)
-    }
-    #[track_caller]
-    fn atan2(self, other: Self) -> Self {
-        Stochastic::atan2(self, other)
-    }
-    #[track_caller]
-    fn sin_cos(self) -> (Self, Self) {
-        Stochastic::sin_cos(self)
-    }
     fn integer_decode(self) -> (u64, i16, i8) {
         self.mean().integer_decode()
-    }
-    fn copysign(self, sign: Self) -> Self {
-        Stochastic::copysign(self, sign)
     }
 }
 
@@ -289,83 +278,34 @@ impl<T: StochFloat> FloatConst for Stochastic<T> {
 /// `FloatCore` (the `no_std` subset of `Float`), for generic code bounded by it (linreg's
 /// `F: FloatCore`): every method answers as the `Float` method of the same name.
 impl<T: StochFloat> num_traits::float::FloatCore for Stochastic<T> {
-    fn infinity() -> Self {
-        <Self as Float>::infinity()
+    forward! {
+        Float, no self:
+        infinity() -> Self;
+        neg_infinity() -> Self;
+        nan() -> Self;
+        neg_zero() -> Self;
+        min_value() -> Self;
+        min_positive_value() -> Self;
+        epsilon() -> Self;
+        max_value() -> Self;
     }
-    fn neg_infinity() -> Self {
-        <Self as Float>::neg_infinity()
-    }
-    fn nan() -> Self {
-        <Self as Float>::nan()
-    }
-    fn neg_zero() -> Self {
-        <Self as Float>::neg_zero()
-    }
-    fn min_value() -> Self {
-        <Self as Float>::min_value()
-    }
-    fn min_positive_value() -> Self {
-        <Self as Float>::min_positive_value()
-    }
-    fn epsilon() -> Self {
-        <Self as Float>::epsilon()
-    }
-    fn max_value() -> Self {
-        <Self as Float>::max_value()
-    }
-    fn classify(self) -> FpCategory {
-        <Self as Float>::classify(self)
-    }
-    fn to_degrees(self) -> Self {
-        <Self as Float>::to_degrees(self)
-    }
-    fn to_radians(self) -> Self {
-        <Self as Float>::to_radians(self)
-    }
-    fn integer_decode(self) -> (u64, i16, i8) {
-        <Self as Float>::integer_decode(self)
-    }
-    #[track_caller]
-    fn floor(self) -> Self {
-        <Self as Float>::floor(self)
-    }
-    #[track_caller]
-    fn ceil(self) -> Self {
-        <Self as Float>::ceil(self)
-    }
-    #[track_caller]
-    fn round(self) -> Self {
-        <Self as Float>::round(self)
-    }
-    #[track_caller]
-    fn trunc(self) -> Self {
-        <Self as Float>::trunc(self)
-    }
-    #[track_caller]
-    fn fract(self) -> Self {
-        <Self as Float>::fract(self)
-    }
-    fn abs(self) -> Self {
-        <Self as Float>::abs(self)
-    }
-    fn signum(self) -> Self {
-        <Self as Float>::signum(self)
-    }
-    #[track_caller]
-    fn recip(self) -> Self {
-        <Self as Float>::recip(self)
-    }
-    #[track_caller]
-    fn powi(self, n: i32) -> Self {
-        <Self as Float>::powi(self, n)
-    }
-    fn is_nan(self) -> bool {
-        <Self as Float>::is_nan(self)
-    }
-    fn is_infinite(self) -> bool {
-        <Self as Float>::is_infinite(self)
-    }
-    fn is_finite(self) -> bool {
-        <Self as Float>::is_finite(self)
+    forward! {
+        Float:
+        classify() -> FpCategory;
+        to_degrees() -> Self;
+        to_radians() -> Self;
+        integer_decode() -> (u64, i16, i8);
+        floor() -> Self;
+        ceil() -> Self;
+        round() -> Self;
+        trunc() -> Self;
+        fract() -> Self;
+        abs() -> Self;
+        signum() -> Self;
+        recip() -> Self;
+        powi(n: i32) -> Self;
+        is_nan() -> bool;
+        is_infinite() -> bool;
+        is_finite() -> bool;
     }
 }

@@ -2,11 +2,11 @@
 //!
 //! The architecture runs one way: operators -> checks -> rounding kernels -> process-wide state.
 //! This test reads `src/`, takes an edge `a -> b` wherever module `a` names `crate::b` (or
-//! `super::b` from a top-level file) outside its unit tests, and finds the strongly connected
-//! components. A circle may
-//! shrink but never grow: every module caught in one must be in [`KNOWN_CIRCLE`], which lists
-//! what remains to untangle. Run `cargo test -p stoch-core --test layering -- --nocapture` to
-//! print the graph.
+//! `super::b` from a top-level file or a folder's `mod.rs`, `super::super::b` from a file one
+//! folder down: a folder is one module) outside its unit tests, and finds the strongly connected
+//! components. A circle may shrink but never grow: every module caught in one must be in
+//! [`KNOWN_CIRCLE`], which lists what remains to untangle. Run `cargo test -p stoch-core --test
+//! layering -- --nocapture` to print the graph.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -25,6 +25,17 @@ fn top_module(rel: &Path) -> Option<String> {
     let first = rel.components().next()?.as_os_str().to_str()?;
     let name = first.strip_suffix(".rs").unwrap_or(first);
     (name != "lib").then(|| name.to_string())
+}
+
+/// How many `super::` lead from the module of a file under `src/` to the crate's root: 1 for
+/// `ops.rs` and `ops/mod.rs`, 2 for `ops/add.rs` and `ops/add/mod.rs`.
+fn depth(rel: &Path) -> usize {
+    let n = rel.components().count();
+    if rel.file_name().is_some_and(|f| f == "mod.rs") {
+        n - 1
+    } else {
+        n
+    }
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -150,9 +161,7 @@ fn graph() -> Graph {
             None => &text[..],
         };
         let mut targets = segments_after(text, "crate");
-        if rel.components().count() == 1 {
-            targets.extend(segments_after(text, "super"));
-        }
+        targets.extend(segments_after(text, &vec!["super"; depth(rel)].join("::")));
         let entry = g.entry(from.clone()).or_default();
         for to in targets {
             let to = reexports.get(&to).cloned().unwrap_or(to);
@@ -273,6 +282,24 @@ fn the_scanner_finds_edges_and_circles() {
         ["x", "y", "v"]
     );
     assert!(segments_after("foocrate::a", "crate").is_empty());
+    // A folder is one module: `super::` of its `mod.rs`, and `super::super::` of its other
+    // files, name the crate's top-level modules.
+    assert_eq!(
+        top_module(Path::new("report/text.rs")).as_deref(),
+        Some("report")
+    );
+    assert_eq!(
+        top_module(Path::new("report/mod.rs")).as_deref(),
+        Some("report")
+    );
+    assert_eq!(depth(Path::new("report.rs")), 1);
+    assert_eq!(depth(Path::new("report/mod.rs")), 1);
+    assert_eq!(depth(Path::new("report/text.rs")), 2);
+    assert_eq!(depth(Path::new("report/text/mod.rs")), 2);
+    assert_eq!(
+        segments_after("use super::super::config; use super::fast;", "super::super"),
+        ["config"]
+    );
     assert_eq!(
         strip_comments("a // crate::b\nc /* crate::d */ e"),
         "a \nc  e"

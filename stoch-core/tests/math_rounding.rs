@@ -175,12 +175,13 @@ fn arg<T: F>(r: &mut Rng, lo: f64, hi: f64) -> T {
     }
 }
 
-fn unary<T: F>(
+/// Checks `N` cases of `name`: `case` draws the arguments (the first `arity` of the array) and
+/// returns them with the library's plain value and the stochastic result's samples, which must
+/// be that value moved one ulp either way.
+fn nudged_cases<T: F>(
     name: &str,
-    f: fn(T) -> T,
-    sf: fn(Stochastic<T>) -> Stochastic<T>,
-    lo: f64,
-    hi: f64,
+    arity: usize,
+    mut case: impl FnMut(&mut Rng) -> ([T; 2], T, [T; 3]),
 ) {
     let seed = base_seed(DEFAULT_SEED);
     let mut r = Rng(seed
@@ -189,16 +190,28 @@ fn unary<T: F>(
             .fold(T::NAME.len() as u64, |h, b| h * 31 + b as u64));
     let mut t = Tally::default();
     for _ in 0..N {
-        let a: T = arg(&mut r, lo, hi);
-        let w = f(a);
+        let (args, w, got) = case(&mut r);
         let (d, u) = nudged(w);
-        let got = sf(Stochastic::new(a)).samples();
         t.check(got, d, u, &|| {
-            format!("{name}({a:e}) [{}], library {w:e}", T::NAME)
+            let args: Vec<String> = args[..arity].iter().map(|a| format!("{a:e}")).collect();
+            format!("{name}({}) [{}], library {w:e}", args.join(", "), T::NAME)
         });
     }
     stoch_core::reset();
     t.finish(&format!("{name} ({})", T::NAME), seed, N as u64 / 2);
+}
+
+fn unary<T: F>(
+    name: &str,
+    f: fn(T) -> T,
+    sf: fn(Stochastic<T>) -> Stochastic<T>,
+    lo: f64,
+    hi: f64,
+) {
+    nudged_cases(name, 1, |r| {
+        let a: T = arg(r, lo, hi);
+        ([a, a], f(a), sf(Stochastic::new(a)).samples())
+    });
 }
 
 #[allow(clippy::type_complexity)]
@@ -209,24 +222,12 @@ fn binary<T: F>(
     (alo, ahi): (f64, f64),
     (blo, bhi): (f64, f64),
 ) {
-    let seed = base_seed(DEFAULT_SEED);
-    let mut r = Rng(seed
-        ^ name
-            .bytes()
-            .fold(T::NAME.len() as u64, |h, b| h * 31 + b as u64));
-    let mut t = Tally::default();
-    for _ in 0..N {
-        let a: T = arg(&mut r, alo, ahi);
-        let b: T = arg(&mut r, blo, bhi);
-        let w = f(a, b);
-        let (d, u) = nudged(w);
+    nudged_cases(name, 2, |r| {
+        let a: T = arg(r, alo, ahi);
+        let b: T = arg(r, blo, bhi);
         let got = sf(Stochastic::new(a), Stochastic::new(b)).samples();
-        t.check(got, d, u, &|| {
-            format!("{name}({a:e}, {b:e}) [{}], library {w:e}", T::NAME)
-        });
-    }
-    stoch_core::reset();
-    t.finish(&format!("{name} ({})", T::NAME), seed, N as u64 / 2);
+        ([a, b], f(a, b), got)
+    });
 }
 
 macro_rules! unary_tests {
@@ -250,58 +251,21 @@ unary_tests! {
     asin_is_nudged: asin, -1.0, 1.0;
 }
 
-#[test]
-fn powf_is_nudged() {
-    binary::<f64>(
-        "powf",
-        |a, b| a.powf(b),
-        |a, b| a.powf(b),
-        (0.0, 1e3),
-        (-50.0, 50.0),
-    );
-    binary::<f32>(
-        "powf",
-        |a, b| a.powf(b),
-        |a, b| a.powf(b),
-        (0.0, 1e3),
-        (-10.0, 10.0),
-    );
+/// `test: name, f64 (a range, b range), f32 (a range, b range);` each.
+macro_rules! binary_tests {
+    ($($test:ident: $name:ident, f64 $a64:expr, $b64:expr, f32 $a32:expr, $b32:expr;)*) => {$(
+        #[test]
+        fn $test() {
+            binary::<f64>(stringify!($name), |a, b| a.$name(b), |a, b| a.$name(b), $a64, $b64);
+            binary::<f32>(stringify!($name), |a, b| a.$name(b), |a, b| a.$name(b), $a32, $b32);
+        }
+    )*};
 }
 
-#[test]
-fn hypot_is_nudged() {
-    binary::<f64>(
-        "hypot",
-        |a, b| a.hypot(b),
-        |a, b| a.hypot(b),
-        (-1e300, 1e300),
-        (-1e300, 1e300),
-    );
-    binary::<f32>(
-        "hypot",
-        |a, b| a.hypot(b),
-        |a, b| a.hypot(b),
-        (-1e30, 1e30),
-        (-1e30, 1e30),
-    );
-}
-
-#[test]
-fn atan2_is_nudged() {
-    binary::<f64>(
-        "atan2",
-        |a, b| a.atan2(b),
-        |a, b| a.atan2(b),
-        (-1e3, 1e3),
-        (-1e3, 1e3),
-    );
-    binary::<f32>(
-        "atan2",
-        |a, b| a.atan2(b),
-        |a, b| a.atan2(b),
-        (-1e3, 1e3),
-        (-1e3, 1e3),
-    );
+binary_tests! {
+    powf_is_nudged: powf, f64 (0.0, 1e3), (-50.0, 50.0), f32 (0.0, 1e3), (-10.0, 10.0);
+    hypot_is_nudged: hypot, f64 (-1e300, 1e300), (-1e300, 1e300), f32 (-1e30, 1e30), (-1e30, 1e30);
+    atan2_is_nudged: atan2, f64 (-1e3, 1e3), (-1e3, 1e3), f32 (-1e3, 1e3), (-1e3, 1e3);
 }
 
 // ------------------------------------------------------------------------------------------

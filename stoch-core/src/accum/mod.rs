@@ -226,6 +226,76 @@ pub fn chunks<T>(xs: &[T], workers: usize) -> impl Iterator<Item = &[T]> {
     })
 }
 
+/// Declares an accumulator `Name<T>` of two words of `T`, both zero in an empty sum; with
+/// `summed "name" { fn add .. fn merge .. }`, also its `Accumulator` impl, whose result is the
+/// sum of the two words.
+macro_rules! two_words {
+    (
+        $(#[$attr:meta])* $name:ident { $a:ident, $b:ident }
+        summed $acc:literal { $($methods:tt)* }
+    ) => {
+        two_words!($(#[$attr])* $name { $a, $b });
+
+        impl<T: EftFloat> Accumulator<T> for $name<T> {
+            const NAME: &'static str = $acc;
+            $($methods)*
+            #[inline]
+            fn result(&self) -> T {
+                self.$a + self.$b
+            }
+            #[inline]
+            fn result_f64(&self) -> f64 {
+                self.$a.to_f64() + self.$b.to_f64()
+            }
+        }
+    };
+    ($(#[$attr:meta])* $name:ident { $a:ident, $b:ident }) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name<T> {
+            $a: T,
+            $b: T,
+        }
+
+        impl<T: EftFloat> Default for $name<T> {
+            fn default() -> Self {
+                Self {
+                    $a: T::zero(),
+                    $b: T::zero(),
+                }
+            }
+        }
+    };
+}
+
+/// Declares an accumulator `Name<T>` that holds one `Type<T>` (zero in an empty sum) and reads
+/// it back with the public method `get`: `held_sum! { Name(Type), get }`.
+macro_rules! held_sum {
+    ($(#[$attr:meta])* $name:ident($ty:ident), $(#[$get_attr:meta])* $get:ident) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name<T> {
+            acc: $ty<T>,
+        }
+
+        impl<T: EftFloat> Default for $name<T> {
+            fn default() -> Self {
+                Self {
+                    acc: $ty::from_value(T::zero()),
+                }
+            }
+        }
+
+        impl<T: EftFloat> $name<T> {
+            $(#[$get_attr])*
+            #[must_use]
+            pub fn $get(&self) -> $ty<T> {
+                self.acc
+            }
+        }
+    };
+}
+
 /// Recursive summation `s = s + x` in working precision (seed 002's method A for `f32`).
 ///
 /// ```
@@ -264,26 +334,15 @@ impl<T: EftFloat> Accumulator<T> for Naive<T> {
     }
 }
 
-/// Kahan's compensated summation: the rounding error of each addition is subtracted from
-/// the next term. The final compensation is applied by [`Accumulator::result`].
-///
-/// ```
-/// use stoch_core::accum::{sum, Kahan};
-/// assert_eq!(sum::<Kahan<f32>, _>(&[0.1; 10]), 1.0);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Kahan<T> {
-    s: T,
-    c: T,
-}
-
-impl<T: EftFloat> Default for Kahan<T> {
-    fn default() -> Self {
-        Self {
-            s: T::zero(),
-            c: T::zero(),
-        }
-    }
+two_words! {
+    /// Kahan's compensated summation: the rounding error of each addition is subtracted from
+    /// the next term. The final compensation is applied by [`Accumulator::result`].
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, Kahan};
+    /// assert_eq!(sum::<Kahan<f32>, _>(&[0.1; 10]), 1.0);
+    /// ```
+    Kahan { s, c }
 }
 
 impl<T: EftFloat> Accumulator<T> for Kahan<T> {
@@ -310,52 +369,31 @@ impl<T: EftFloat> Accumulator<T> for Kahan<T> {
     }
 }
 
-/// Neumaier's improved Kahan-Babuška summation: TwoSum-like error of each addition (choosing
-/// the formula by magnitude) accumulated apart and added at the end.
-///
-/// ```
-/// use stoch_core::accum::{sum, Neumaier};
-/// assert_eq!(sum::<Neumaier<f64>, _>(&[1.0, 1.0e100, 1.0, -1.0e100]), 2.0);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Neumaier<T> {
-    s: T,
-    c: T,
-}
-
-impl<T: EftFloat> Default for Neumaier<T> {
-    fn default() -> Self {
-        Self {
-            s: T::zero(),
-            c: T::zero(),
+two_words! {
+    /// Neumaier's improved Kahan-Babuška summation: TwoSum-like error of each addition (choosing
+    /// the formula by magnitude) accumulated apart and added at the end.
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, Neumaier};
+    /// assert_eq!(sum::<Neumaier<f64>, _>(&[1.0, 1.0e100, 1.0, -1.0e100]), 2.0);
+    /// ```
+    Neumaier { s, c }
+    summed "neumaier" {
+        #[inline]
+        fn add(&mut self, x: T) {
+            let t = self.s + x;
+            if self.s.abs_ge(x) {
+                self.c = self.c + ((self.s - t) + x);
+            } else {
+                self.c = self.c + ((x - t) + self.s);
+            }
+            self.s = t;
         }
-    }
-}
-
-impl<T: EftFloat> Accumulator<T> for Neumaier<T> {
-    const NAME: &'static str = "neumaier";
-    #[inline]
-    fn add(&mut self, x: T) {
-        let t = self.s + x;
-        if self.s.abs_ge(x) {
-            self.c = self.c + ((self.s - t) + x);
-        } else {
-            self.c = self.c + ((x - t) + self.s);
+        #[inline]
+        fn merge(&mut self, other: &Self) {
+            self.add(other.s);
+            self.c = self.c + other.c;
         }
-        self.s = t;
-    }
-    #[inline]
-    fn merge(&mut self, other: &Self) {
-        self.add(other.s);
-        self.c = self.c + other.c;
-    }
-    #[inline]
-    fn result(&self) -> T {
-        self.s + self.c
-    }
-    #[inline]
-    fn result_f64(&self) -> f64 {
-        self.s.to_f64() + self.c.to_f64()
     }
 }
 
@@ -428,98 +466,56 @@ impl<T: EftFloat> Accumulator<T> for Pairwise<T> {
     }
 }
 
-/// Takahashi & Iitaka's trick (seed 002, Figures 3 and 4): the sum is a pair `(hs, ls)`;
-/// each term is added with Knuth & Dekker's TwoSum (eq. 7), the low parts are added, and
-/// the pair is renormalised with FastTwoSum (eq. 5). Ten operations per term.
-///
-/// ```
-/// use stoch_core::accum::{sum, TakahashiIitaka};
-/// assert_eq!(sum::<TakahashiIitaka<f32>, _>(&[1.0, 1.0e-8, -1.0]), 1.0e-8);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct TakahashiIitaka<T> {
-    hs: T,
-    ls: T,
-}
-
-impl<T: EftFloat> Default for TakahashiIitaka<T> {
-    fn default() -> Self {
-        Self {
-            hs: T::zero(),
-            ls: T::zero(),
+two_words! {
+    /// Takahashi & Iitaka's trick (seed 002, Figures 3 and 4): the sum is a pair `(hs, ls)`;
+    /// each term is added with Knuth & Dekker's TwoSum (eq. 7), the low parts are added, and
+    /// the pair is renormalised with FastTwoSum (eq. 5). Ten operations per term.
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, TakahashiIitaka};
+    /// assert_eq!(sum::<TakahashiIitaka<f32>, _>(&[1.0, 1.0e-8, -1.0]), 1.0e-8);
+    /// ```
+    TakahashiIitaka { hs, ls }
+    summed "takahashi-iitaka" {
+        #[inline]
+        fn add(&mut self, y: T) {
+            let (zh, zl) = two_sum(self.hs, y);
+            let r = self.ls + zl;
+            let (bh, bl) = fast_two_sum(zh, r);
+            self.hs = bh;
+            self.ls = bl;
+        }
+        #[inline]
+        fn merge(&mut self, other: &Self) {
+            self.add(other.hs);
+            self.add(other.ls);
         }
     }
 }
 
-impl<T: EftFloat> Accumulator<T> for TakahashiIitaka<T> {
-    const NAME: &'static str = "takahashi-iitaka";
-    #[inline]
-    fn add(&mut self, y: T) {
-        let (zh, zl) = two_sum(self.hs, y);
-        let r = self.ls + zl;
-        let (bh, bl) = fast_two_sum(zh, r);
-        self.hs = bh;
-        self.ls = bl;
-    }
-    #[inline]
-    fn merge(&mut self, other: &Self) {
-        self.add(other.hs);
-        self.add(other.ls);
-    }
-    #[inline]
-    fn result(&self) -> T {
-        self.hs + self.ls
-    }
-    #[inline]
-    fn result_f64(&self) -> f64 {
-        self.hs.to_f64() + self.ls.to_f64()
-    }
-}
-
-/// Nitadori's trick (seed 002, Figure 5): FastTwoSum of the high word and the term, the low
-/// words simply added. Four operations per term, exact only while `|hs| >= |term|` (the
-/// accumulated value must dominate each term, which fails at the start of a sum from zero);
-/// the low word is not renormalised, so it grows with the number of terms.
-///
-/// ```
-/// use stoch_core::accum::{sum, Nitadori};
-/// assert_eq!(sum::<Nitadori<f32>, _>(&[1.0e8, 1.0, 1.0, -1.0e8]), 2.0);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Nitadori<T> {
-    hs: T,
-    ls: T,
-}
-
-impl<T: EftFloat> Default for Nitadori<T> {
-    fn default() -> Self {
-        Self {
-            hs: T::zero(),
-            ls: T::zero(),
+two_words! {
+    /// Nitadori's trick (seed 002, Figure 5): FastTwoSum of the high word and the term, the low
+    /// words simply added. Four operations per term, exact only while `|hs| >= |term|` (the
+    /// accumulated value must dominate each term, which fails at the start of a sum from zero);
+    /// the low word is not renormalised, so it grows with the number of terms.
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, Nitadori};
+    /// assert_eq!(sum::<Nitadori<f32>, _>(&[1.0e8, 1.0, 1.0, -1.0e8]), 2.0);
+    /// ```
+    Nitadori { hs, ls }
+    summed "nitadori" {
+        #[inline]
+        fn add(&mut self, y: T) {
+            let (bh, bl) = fast_two_sum(self.hs, y);
+            self.hs = bh;
+            self.ls = self.ls + bl;
         }
-    }
-}
-
-impl<T: EftFloat> Accumulator<T> for Nitadori<T> {
-    const NAME: &'static str = "nitadori";
-    #[inline]
-    fn add(&mut self, y: T) {
-        let (bh, bl) = fast_two_sum(self.hs, y);
-        self.hs = bh;
-        self.ls = self.ls + bl;
-    }
-    #[inline]
-    fn merge(&mut self, other: &Self) {
-        self.add(other.hs);
-        self.ls = self.ls + other.ls;
-    }
-    #[inline]
-    fn result(&self) -> T {
-        self.hs + self.ls
-    }
-    #[inline]
-    fn result_f64(&self) -> f64 {
-        self.hs.to_f64() + self.ls.to_f64()
+        #[inline]
+        fn merge(&mut self, other: &Self) {
+            self.add(other.hs);
+            self.ls = self.ls + other.ls;
+        }
     }
 }
 
@@ -594,33 +590,18 @@ impl<T: EftFloat> Accumulator<T> for ModifiedNitadori<T> {
     }
 }
 
-/// Summation in the composite pair of seed 000: each term enters as `term + 0` through the
-/// Figure 3 addition ([`Composite::add`]); the result is `value + error` in working precision.
-/// Use [`CompositeSum::pair`] to read both words.
-///
-/// ```
-/// use stoch_core::accum::{sum, CompositeSum};
-/// assert_eq!(sum::<CompositeSum<f32>, _>(&[1.0e8, 1.0, -1.0e8]), 1.0);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct CompositeSum<T> {
-    acc: Composite<T>,
-}
-
-impl<T: EftFloat> Default for CompositeSum<T> {
-    fn default() -> Self {
-        Self {
-            acc: Composite::from_value(T::zero()),
-        }
-    }
-}
-
-impl<T: EftFloat> CompositeSum<T> {
+held_sum! {
+    /// Summation in the composite pair of seed 000: each term enters as `term + 0` through the
+    /// Figure 3 addition ([`Composite::add`]); the result is `value + error` in working precision.
+    /// Use [`CompositeSum::pair`] to read both words.
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, CompositeSum};
+    /// assert_eq!(sum::<CompositeSum<f32>, _>(&[1.0e8, 1.0, -1.0e8]), 1.0);
+    /// ```
+    CompositeSum(Composite),
     /// The accumulated pair.
-    #[must_use]
-    pub fn pair(&self) -> Composite<T> {
-        self.acc
-    }
+    pair
 }
 
 impl<T: EftFloat> Accumulator<T> for CompositeSum<T> {
@@ -643,32 +624,17 @@ impl<T: EftFloat> Accumulator<T> for CompositeSum<T> {
     }
 }
 
-/// Summation in a normalised double word ([`DoubleWord::add_fp`], merging with the accurate
-/// double-word addition). Use [`DoubleWordSum::word`] for both words.
-///
-/// ```
-/// use stoch_core::accum::{sum, DoubleWordSum};
-/// assert_eq!(sum::<DoubleWordSum<f32>, _>(&[1.0e8, 1.0, -1.0e8]), 1.0);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct DoubleWordSum<T> {
-    acc: DoubleWord<T>,
-}
-
-impl<T: EftFloat> Default for DoubleWordSum<T> {
-    fn default() -> Self {
-        Self {
-            acc: DoubleWord::from_value(T::zero()),
-        }
-    }
-}
-
-impl<T: EftFloat> DoubleWordSum<T> {
+held_sum! {
+    /// Summation in a normalised double word ([`DoubleWord::add_fp`], merging with the accurate
+    /// double-word addition). Use [`DoubleWordSum::word`] for both words.
+    ///
+    /// ```
+    /// use stoch_core::accum::{sum, DoubleWordSum};
+    /// assert_eq!(sum::<DoubleWordSum<f32>, _>(&[1.0e8, 1.0, -1.0e8]), 1.0);
+    /// ```
+    DoubleWordSum(DoubleWord),
     /// The accumulated double word.
-    #[must_use]
-    pub fn word(&self) -> DoubleWord<T> {
-        self.acc
-    }
+    word
 }
 
 impl<T: EftFloat> Accumulator<T> for DoubleWordSum<T> {
