@@ -351,7 +351,7 @@ pub fn dispatch3<T: Kernels>(op: u8, a: [T; 3], b: [T; 3], c: [T; 3], dir: u32) 
     }))
 }
 
-/// `path`'s kernel on three samples (see [`Kernels::path4`]), for the tests (through
+/// `path`'s kernel on three samples (`Kernels::path4`), for the tests (through
 /// `__private`): `None` where the processor cannot run it.
 pub fn kernel3<T: Kernels>(
     path: Path,
