@@ -108,8 +108,9 @@ site_type! {
 ///               "report": "text" | "json" | "off" | { "json_file": str },
 ///               "max_sites": usize, "confidence": f64,
 ///               "panic_on": [kind] },        // kinds that panic at their first event
-///   "hardware_fma": bool                 // false: random rounding ran the slow software
-///                                        // path (no FMA in the build, no AVX-512 in the CPU)
+///   "hardware_fma": bool,                // false: random rounding ran the slow software
+///                                        // path (the portable one, no FMA in the build)
+///   "rounding_path": str                 // the path that ran: "portable", "avx2", "avx512"
 /// }
 /// ```
 ///
@@ -136,6 +137,10 @@ pub struct Report {
     pub(super) dependency_site_without_via: bool,
     pub(super) config: Config,
     pub(super) hardware_fma: bool,
+    /// The rounding path that ran ([`crate::path::Path::name`]); empty in a report written
+    /// before the field existed.
+    #[serde(default)]
+    pub(super) rounding_path: String,
 }
 
 /// Takes a snapshot of the counters.
@@ -200,10 +205,17 @@ pub fn report() -> Report {
             .any(|(loc, via)| via.is_none() && in_dependency(loc.file())),
         config,
         hardware_fma: !crate::arch::slow_software_path(),
+        rounding_path: crate::runtime::path::chosen().name().to_string(),
     }
 }
 
 impl Report {
+    /// The rounding path that ran: `portable`, `avx2` or `avx512` (see [`crate::path`]).
+    #[must_use]
+    pub fn rounding_path(&self) -> &str {
+        &self.rounding_path
+    }
+
     /// Instabilities of `kind` found on the CPU.
     #[must_use]
     pub fn count(&self, kind: Instability) -> u64 {
@@ -373,6 +385,7 @@ pub(super) fn sample_report() -> Report {
         dependency_site_without_via: false,
         config: Config::default().seed(42),
         hardware_fma: true,
+        rounding_path: "avx512".into(),
     }
 }
 
@@ -469,7 +482,8 @@ mod tests {
       "division"
     ]
   },
-  "hardware_fma": true
+  "hardware_fma": true,
+  "rounding_path": "avx512"
 }"#;
         let json = r.to_json();
         assert_eq!(json, want);

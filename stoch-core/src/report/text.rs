@@ -57,13 +57,18 @@ impl fmt::Display for Report {
         writeln!(f, "{rule}")?;
         writeln!(
             f,
-            "stoch {}: Discrete Stochastic Arithmetic, 3 samples, confidence {}%, seed {:#x}",
+            "stoch {}: Discrete Stochastic Arithmetic, 3 samples, confidence {}%, seed {:#x}{}",
             env!("CARGO_PKG_VERSION"),
             // At most 6 decimals, trailing zeros trimmed (99.73, not 99.72999999999999).
             format!("{:.6}", self.config.get_confidence() * 100.0)
                 .trim_end_matches('0')
                 .trim_end_matches('.'),
-            self.config.get_seed()
+            self.config.get_seed(),
+            if self.rounding_path.is_empty() {
+                String::new()
+            } else {
+                format!(", {} rounding", self.rounding_path)
+            }
         )?;
         if self.total == 0 {
             writeln!(f, "No instability detected.")?;
@@ -164,9 +169,9 @@ impl fmt::Display for Report {
         if !self.hardware_fma {
             writeln!(
                 f,
-                "Note: built without hardware FMA, and the AVX-512 path is not running (this \
-                 processor has no AVX-512, or STOCH_PORTABLE=1 asks for the portable path); \
-                 random rounding runs a slower software path.\n\
+                "Note: random rounding ran the portable path of a build without hardware FMA \
+                 (this processor has neither AVX2 nor AVX-512, or STOCH_PATH=portable asked \
+                 for it), a slower software path.\n\
                  Build with RUSTFLAGS=\"-C target-cpu=native\" (or -C target-feature=+fma)."
             )?;
         }
@@ -183,7 +188,7 @@ mod tests {
     fn golden_text() {
         let want = format!(
             "{rule}
-stoch {v}: Discrete Stochastic Arithmetic, 3 samples, confidence 95%, seed 0x2a
+stoch {v}: Discrete Stochastic Arithmetic, 3 samples, confidence 95%, seed 0x2a, avx512 rounding
 7 numerical instabilities detected:
            2  unstable division
            5  cancellation
@@ -212,8 +217,8 @@ GPU (elements flagged per kernel):
         r.hardware_fma = false;
         let text = r.to_string();
         for part in [
-            "built without hardware FMA",
-            "STOCH_PORTABLE=1",
+            "build without hardware FMA",
+            "STOCH_PATH=portable",
             "slower software path",
             "-C target-cpu=native",
         ] {
