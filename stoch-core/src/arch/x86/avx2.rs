@@ -720,7 +720,16 @@ mod tests {
     }
 
     macro_rules! kernel_test {
-        ($name:ident, $t:ident, $bits:ident, [$div:ident, $fma:ident, $sqrt:ident], $specials:expr, $cancel:expr) => {
+        (
+            $name:ident,
+            $t:ident,
+            $bits:ident,
+            [$div:ident, $fma:ident, $sqrt:ident],
+            edges: $edges:expr,
+            range: $range:expr,
+            $specials:expr,
+            $cancel:expr
+        ) => {
             #[test]
             fn $name() {
                 if !can_run() {
@@ -736,11 +745,17 @@ mod tests {
                     match r % 16 {
                         0 => specials[(r >> 8) as usize % specials.len()],
                         1 => $t::from_bits(rng.next() as $bits),
-                        2 => {
-                            // Anywhere in the exponent range, either sign.
-                            let x = rng.next() as $bits;
-                            $t::from_bits(x & !((1 as $bits) << ($bits::BITS - 2)))
-                                * if r & 0x100 != 0 { -1.0 } else { 1.0 }
+                        2 | 3 => {
+                            // Near the edges of the fast ranges (products and quotients cross
+                            // them), or anywhere in the exponent range.
+                            let (lo, hi) = if r % 16 == 2 { $edges } else { $range };
+                            let e = lo + ((r >> 8) % ((hi - lo + 1) as u64)) as i32;
+                            let e = if r & 0x10000 != 0 { -e } else { e };
+                            let m = (rng.next() >> 11) as $t / (1u64 << 53) as $t + 0.5;
+                            // Two factors: 2^e alone can overflow where the value does not.
+                            let two: $t = 2.0;
+                            let s = if r & 0x20000 != 0 { -1.0 } else { 1.0 };
+                            s * m * two.powi(e / 2) * two.powi(e - e / 2)
                         }
                         _ => {
                             let m = (rng.next() >> 11) as $t / (1u64 << 53) as $t;
@@ -829,6 +844,8 @@ mod tests {
         f64,
         u64,
         [div_f64, fma_f64, sqrt_f64],
+        edges: (470, 505),
+        range: (0, 1070),
         [
             0.0,
             -0.0,
@@ -866,6 +883,8 @@ mod tests {
         f32,
         u32,
         [div_f32, fma_f32, sqrt_f32],
+        edges: (55, 70),
+        range: (0, 148),
         [
             0.0,
             -0.0,
