@@ -1,11 +1,13 @@
 //! The AVX2 + FMA path (dispatched on x86-64 without AVX-512; compiled wherever AVX2 and FMA
-//! are, so that tests check it there too): `+` and `*` on the four lanes of a value in one
-//! vector register, branch-free. TwoSum, or the exact product error by FMA (`f64`) or in `f64`
-//! (`f32`), gives the error's sign per lane, and a per-lane mask of the random directions moves
-//! each sample one unit toward +∞ or −∞ by integer arithmetic on its bits, as the portable path
-//! does one sample at a time. Operands or results in the rare ranges the vector code does not
-//! cover (overflow, non-finite values, error terms that could underflow, sums near ±MAX) are
-//! detected with one mask test, a branch that predicts well, and go to the portable path.
+//! are, so that tests check it there too): every operation on the four lanes of a value in one
+//! vector register, branch-free. An error-free transformation gives the sign of each lane's
+//! error: TwoSum for `+`, the exact product error by FMA for `*`, the exact remainder by FMA for
+//! `/` and `sqrt`, Boldo and Muller's ErrFma for `mul_add` (`f32` computes all of these in
+//! `f64`, where they are exact). A per-lane mask of the random directions then moves each sample
+//! one unit toward +∞ or −∞ by integer arithmetic on its bits, as the portable path does one
+//! sample at a time. Operands or results in the rare ranges the vector code does not cover
+//! (overflow, non-finite values, error terms that could underflow, sums near ±MAX) are detected
+//! with one mask test, a branch that predicts well, and go to the portable path.
 
 use core::arch::x86_64::*;
 
@@ -181,6 +183,48 @@ fn slow32_in_register(
     r
 }
 
+/// The portable path for the rare operands of the kernels with one or three operands.
+#[cold]
+#[inline(never)]
+fn slow64_with(op: impl FnOnce() -> [f64; 4]) -> [f64; 4] {
+    op()
+}
+
+/// The same for `f32`, the answer taken into a register as [`slow32_in_register`] does.
+#[inline(always)]
+fn slow32_with(op: impl FnOnce() -> [f32; 4]) -> __m128 {
+    #[cold]
+    #[inline(never)]
+    fn cold(op: impl FnOnce() -> [f32; 4]) -> __m128 {
+        from32(op())
+    }
+    let mut r = cold(op);
+    // SAFETY: an empty template that only names the register; it reads and writes nothing.
+    unsafe {
+        core::arch::asm!(
+            "/* {r} */",
+            r = inout(xmm_reg) r,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    r
+}
+
+/// TwoSum on four lanes: `a + b = s + e` exactly (finite lanes, no overflow).
+#[inline(always)]
+unsafe fn two_sum64(a: __m256d, b: __m256d) -> (__m256d, __m256d) {
+    // SAFETY: AVX.
+    unsafe {
+        let s = _mm256_add_pd(a, b);
+        let bb = _mm256_sub_pd(s, a);
+        let e = _mm256_add_pd(_mm256_sub_pd(a, _mm256_sub_pd(s, bb)), _mm256_sub_pd(b, bb));
+        (s, e)
+    }
+}
+
+/// 2^1000: below it, TwoSums of the `f64` fused multiply-add cannot overflow.
+const TWO_1000: f64 = 1.0715086071862673e301;
+
 /// `a + b`, randomly rounded.
 #[inline(always)]
 pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
@@ -326,40 +370,231 @@ pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     }
 }
 
-/// `a / b`, randomly rounded. PLACEHOLDER: the portable path on the register's lanes.
+/// 64-bit lane masks narrowed to 32-bit lanes: the low half of each, in order.
+#[inline(always)]
+unsafe fn narrow(m: __m256d) -> __m128i {
+    // SAFETY: AVX2.
+    unsafe {
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+            _mm256_castpd_si256(m),
+            _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6),
+        ))
+    }
+}
+
+/// The lanes (32-bit, for [`directed32`]) where an error `e` held in `f64` lanes points the
+/// way `dir` rounds each sample: `e < 0` where it rounds down, `e > 0` where it rounds up.
+/// The selection is done on the 64-bit lanes, so that only one mask is narrowed.
+#[inline(always)]
+unsafe fn beyond32(e: __m256d, dir: u32) -> __m128i {
+    // SAFETY: AVX2.
+    unsafe {
+        let zero = _mm256_setzero_pd();
+        narrow(_mm256_blendv_pd(
+            _mm256_cmp_pd::<_CMP_GT_OQ>(e, zero),
+            _mm256_cmp_pd::<_CMP_LT_OQ>(e, zero),
+            _mm256_castsi256_pd(down64(dir)),
+        ))
+    }
+}
+
+/// The sign bit of each lane of `v`.
+#[inline(always)]
+unsafe fn sign64(v: __m256d) -> __m256d {
+    // SAFETY: AVX.
+    unsafe { _mm256_and_pd(v, _mm256_set1_pd(-0.0)) }
+}
+
+/// `a / b`, randomly rounded. The remainder `a − q·b` of `q = RN(a/b)` is exact by one FMA
+/// and has the sign of the error times the sign of `b`.
 #[inline(always)]
 pub(crate) unsafe fn div_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
-    from64(portable::div(to64(va), to64(vb), dir))
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        let q = _mm256_div_pd(va, vb);
+        // Rare lanes: a quotient that is not finite (an operand not finite, division by zero,
+        // overflow), or a quotient or dividend below 2^-969 (the remainder could underflow)
+        // unless the dividend is zero (then q is an exact signed zero). An infinite divisor
+        // with a finite dividend gives q = 0: a zero dividend leaves the remainder NaN, which
+        // moves nothing (right: the quotient is exact), any other is tiny. A huge dividend
+        // needs no test: the FMA forms q·b exactly, with no intermediate overflow.
+        let zero = _mm256_setzero_pd();
+        let tiny = _mm256_andnot_pd(
+            _mm256_cmp_pd::<_CMP_EQ_OQ>(va, zero),
+            _mm256_cmp_pd::<_CMP_LT_OQ>(
+                _mm256_min_pd(abs64(q), abs64(va)),
+                _mm256_set1_pd(crate::arch::portable::TWO_M969),
+            ),
+        );
+        let bad = _mm256_or_pd(
+            tiny,
+            _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(q), _mm256_set1_pd(f64::INFINITY)),
+        );
+        if _mm256_movemask_pd(bad) & SAMPLES != 0 {
+            return from64(slow64(portable::div, to64(va), to64(vb), dir));
+        }
+        let e = _mm256_xor_pd(_mm256_fnmadd_pd(q, vb, va), sign64(vb));
+        let lt = _mm256_cmp_pd::<_CMP_LT_OQ>(e, zero);
+        let gt = _mm256_cmp_pd::<_CMP_GT_OQ>(e, zero);
+        with_flags64(directed64(q, lt, gt, down64(dir)), va, vb)
+    }
 }
 
-/// `a·b + c` with one random rounding. PLACEHOLDER.
+/// `a·b + c` with one random rounding. The error of `r = RN(a·b + c)` is `t + v2` exactly
+/// (Boldo and Muller's ErrFma, IEEE Trans. Computers 60(2), 2011): with `(u1, u2)` the exact
+/// product by FMA, `(v1, v2) = TwoSum(c, u2)`, `(w1, w2) = TwoSum(u1, v1)` and
+/// `t = RN(RN(w1 − r) + w2)`; its sign is a comparison of `t` with `−v2`.
 #[inline(always)]
 pub(crate) unsafe fn fma_f64(va: __m256d, vb: __m256d, vc: __m256d, dir: u32) -> __m256d {
-    from64(portable::fma(to64(va), to64(vb), to64(vc), dir))
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        let r = _mm256_fmadd_pd(va, vb, vc);
+        let u1 = _mm256_mul_pd(va, vb);
+        // Rare lanes: anything not finite or at least 2^1000 (a TwoSum could overflow; a NaN
+        // or infinite operand makes `r` NaN or infinite, the last operand of `max`, which
+        // passes a NaN on), or a product below 2^-969 whose error could underflow unless an
+        // operand is zero (then the product is exact).
+        let zero = _mm256_setzero_pd();
+        let tiny = _mm256_andnot_pd(
+            _mm256_or_pd(
+                _mm256_cmp_pd::<_CMP_EQ_OQ>(va, zero),
+                _mm256_cmp_pd::<_CMP_EQ_OQ>(vb, zero),
+            ),
+            _mm256_cmp_pd::<_CMP_LT_OQ>(abs64(u1), _mm256_set1_pd(crate::arch::portable::TWO_M969)),
+        );
+        let huge = _mm256_cmp_pd::<_CMP_NLT_UQ>(
+            _mm256_max_pd(_mm256_max_pd(abs64(u1), abs64(vc)), abs64(r)),
+            _mm256_set1_pd(TWO_1000),
+        );
+        if _mm256_movemask_pd(_mm256_or_pd(tiny, huge)) & SAMPLES != 0 {
+            return from64(slow64_with(|| {
+                portable::fma(to64(va), to64(vb), to64(vc), dir)
+            }));
+        }
+        let u2 = _mm256_fmsub_pd(va, vb, u1);
+        let (v1, v2) = two_sum64(vc, u2);
+        let (w1, w2) = two_sum64(u1, v1);
+        let t = _mm256_add_pd(_mm256_sub_pd(w1, r), w2);
+        let minus_v2 = _mm256_xor_pd(v2, _mm256_set1_pd(-0.0));
+        let lt = _mm256_cmp_pd::<_CMP_LT_OQ>(t, minus_v2);
+        let gt = _mm256_cmp_pd::<_CMP_GT_OQ>(t, minus_v2);
+        let down = down64(dir);
+        // An exact zero rounded down is −0: −((−a)·b + (−c)). Where the exact result is not
+        // zero this equals `r` (round-to-nearest is symmetric and keeps the sign), so it is
+        // blended in before the step, with no test of the error.
+        let neg = _mm256_set1_pd(-0.0);
+        let zero_down = _mm256_xor_pd(
+            neg,
+            _mm256_fmadd_pd(_mm256_xor_pd(va, neg), vb, _mm256_xor_pd(vc, neg)),
+        );
+        let fix = _mm256_and_pd(
+            _mm256_cmp_pd::<_CMP_EQ_OQ>(r, zero),
+            _mm256_castsi256_pd(down),
+        );
+        let r = _mm256_blendv_pd(r, zero_down, fix);
+        with_flags64(directed64(r, lt, gt, down), _mm256_or_pd(va, vb), vc)
+    }
 }
 
-/// `sqrt(a)`, randomly rounded. PLACEHOLDER.
+/// `sqrt(a)`, randomly rounded. The remainder `x − q²` of `q = RN(√x)` is exact by one FMA
+/// and has the sign of the error.
 #[inline(always)]
 pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
-    from64(portable::sqrt(to64(va), dir))
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        let q = _mm256_sqrt_pd(va);
+        // Rare lanes: a root that is NaN (x negative or NaN) or infinite, or x below 2^-969
+        // (the remainder could underflow) unless x is ±0, whose root ±0 is exact.
+        let zero = _mm256_setzero_pd();
+        let tiny = _mm256_andnot_pd(
+            _mm256_cmp_pd::<_CMP_EQ_OQ>(va, zero),
+            _mm256_cmp_pd::<_CMP_LT_OQ>(va, _mm256_set1_pd(crate::arch::portable::TWO_M969)),
+        );
+        let bad = _mm256_or_pd(
+            tiny,
+            _mm256_cmp_pd::<_CMP_NLT_UQ>(q, _mm256_set1_pd(f64::INFINITY)),
+        );
+        if _mm256_movemask_pd(bad) & SAMPLES != 0 {
+            return from64(slow64_with(|| portable::sqrt(to64(va), dir)));
+        }
+        let e = _mm256_fnmadd_pd(q, q, va);
+        let lt = _mm256_cmp_pd::<_CMP_LT_OQ>(e, zero);
+        let gt = _mm256_cmp_pd::<_CMP_GT_OQ>(e, zero);
+        _mm256_blend_pd::<0b1000>(directed64(q, lt, gt, down64(dir)), va)
+    }
 }
 
-/// `a / b`, randomly rounded. PLACEHOLDER.
+/// `a / b`, randomly rounded: `q·b` is exact in `f64` and so is `a − q·b`, whose sign times
+/// that of `b` is the sign of the error of the `f32` quotient.
 #[inline(always)]
 pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
-    from32(portable::div(to32(va), to32(vb), dir))
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        let q = _mm_div_ps(va, vb);
+        // Rare lanes: a quotient that is not finite. An infinite divisor with a finite
+        // dividend gives an exact zero quotient and a NaN remainder, which moves nothing.
+        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(q), _mm_set1_ps(f32::INFINITY));
+        if _mm_movemask_ps(bad) & SAMPLES != 0 {
+            return slow32_in_register(portable::div, va, vb, dir);
+        }
+        let b = _mm256_cvtps_pd(vb);
+        let rem = _mm256_fnmadd_pd(_mm256_cvtps_pd(q), b, _mm256_cvtps_pd(va));
+        let e = _mm256_xor_pd(rem, sign64(b));
+        let beyond = beyond32(e, dir);
+        with_flags32(directed32(q, beyond, beyond, down32(dir)), va, vb)
+    }
 }
 
-/// `a·b + c` with one random rounding. PLACEHOLDER.
+/// `a·b + c` with one random rounding: `a·b` is exact in `f64`, TwoSum with `c` there gives
+/// `s + e` exactly, and the error of the `f32` result `r` has the sign of `(s − r) + e`
+/// (the portable path's computation, step for step).
 #[inline(always)]
 pub(crate) unsafe fn fma_f32(va: __m128, vb: __m128, vc: __m128, dir: u32) -> __m128 {
-    from32(portable::fma(to32(va), to32(vb), to32(vc), dir))
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        let r = _mm_fmadd_ps(va, vb, vc);
+        // Rare lanes: a result that is not finite (overflow, or an operand not finite).
+        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(r), _mm_set1_ps(f32::INFINITY));
+        if _mm_movemask_ps(bad) & SAMPLES != 0 {
+            return slow32_with(|| portable::fma(to32(va), to32(vb), to32(vc), dir));
+        }
+        let p = _mm256_mul_pd(_mm256_cvtps_pd(va), _mm256_cvtps_pd(vb));
+        let (s, e) = two_sum64(p, _mm256_cvtps_pd(vc));
+        let err = _mm256_add_pd(_mm256_sub_pd(s, _mm256_cvtps_pd(r)), e);
+        let beyond = beyond32(err, dir);
+        let down = down32(dir);
+        // An exact zero rounded down is −0, blended in before the step as for `f64`.
+        let neg = _mm_set1_ps(-0.0);
+        let zero_down = _mm_xor_ps(
+            neg,
+            _mm_fmadd_ps(_mm_xor_ps(va, neg), vb, _mm_xor_ps(vc, neg)),
+        );
+        let fix = _mm_and_ps(
+            _mm_cmp_ps::<_CMP_EQ_OQ>(r, _mm_setzero_ps()),
+            _mm_castsi128_ps(down),
+        );
+        let r = _mm_blendv_ps(r, zero_down, fix);
+        with_flags32(directed32(r, beyond, beyond, down), _mm_or_ps(va, vb), vc)
+    }
 }
 
-/// `sqrt(a)`, randomly rounded. PLACEHOLDER.
+/// `sqrt(a)`, randomly rounded: `q²` and `x − q²` are exact in `f64`.
 #[inline(always)]
 pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
-    from32(portable::sqrt(to32(va), dir))
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        let q = _mm_sqrt_ps(va);
+        // Rare lanes: a root that is NaN (x negative or NaN) or infinite. A zero root is
+        // exact (x = ±0) and its remainder zero.
+        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(q, _mm_set1_ps(f32::INFINITY));
+        if _mm_movemask_ps(bad) & SAMPLES != 0 {
+            return slow32_with(|| portable::sqrt(to32(va), dir));
+        }
+        let q64 = _mm256_cvtps_pd(q);
+        let e = _mm256_fnmadd_pd(q64, q64, _mm256_cvtps_pd(va));
+        let beyond = beyond32(e, dir);
+        _mm_blend_ps::<0b1000>(directed32(q, beyond, beyond, down32(dir)), va)
+    }
 }
 
 /// The row of `table` (four rows of 32 bytes) that the direction word `dir` picks, read at
@@ -431,4 +666,251 @@ pub(crate) mod rt {
     entry!(div_f32, f32, from32, to32, (a, b));
     entry!(fma_f32, f32, from32, to32, (a, b, c));
     entry!(sqrt_f32, f32, from32, to32, (a));
+}
+
+#[cfg(test)]
+mod tests {
+    //! The vector kernels against the portable path, bit for bit, on random operands: bit
+    //! patterns (NaN, infinities, subnormals, signed zeros), values at the edges of the fast
+    //! ranges, and operands built to make the error zero or tiny (exact quotients and roots,
+    //! fused multiply-adds that cancel).
+
+    use super::rt;
+    use crate::arch::portable::lanes4 as portable;
+    use crate::runtime::rng::dir_word;
+
+    const CASES: u64 = 60_000;
+
+    /// Whether the processor runs the kernels; if not, says why, and fails under
+    /// `STOCH_REQUIRE_AVX2=1`.
+    fn can_run() -> bool {
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            return true;
+        }
+        let required = std::env::var("STOCH_REQUIRE_AVX2").is_ok_and(|v| v == "1");
+        assert!(
+            !required,
+            "STOCH_REQUIRE_AVX2=1 but this processor lacks AVX2 or FMA"
+        );
+        eprintln!("skipped: this processor lacks AVX2 or FMA (STOCH_REQUIRE_AVX2=1 fails here)");
+        false
+    }
+
+    fn seed() -> u64 {
+        std::env::var("STOCH_TEST_SEED")
+            .ok()
+            .and_then(|s| {
+                let s = s.trim();
+                match s.strip_prefix("0x") {
+                    Some(h) => u64::from_str_radix(h, 16).ok(),
+                    None => s.parse().ok(),
+                }
+            })
+            .unwrap_or(0x0A5E_D1F0_2C6B_9E37)
+    }
+
+    /// xorshift64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    macro_rules! kernel_test {
+        (
+            $name:ident,
+            $t:ident,
+            $bits:ident,
+            [$div:ident, $fma:ident, $sqrt:ident],
+            edges: $edges:expr,
+            range: $range:expr,
+            $specials:expr,
+            $cancel:expr
+        ) => {
+            #[test]
+            fn $name() {
+                if !can_run() {
+                    return;
+                }
+                let seed = seed();
+                let mut rng = Rng(seed | 1);
+                let specials: &[$t] = &$specials;
+                // A sample: mostly ordinary values (most registers then take the vector code),
+                // sometimes a special value or a raw bit pattern.
+                let value = |rng: &mut Rng| -> $t {
+                    let r = rng.next();
+                    match r % 16 {
+                        0 => specials[(r >> 8) as usize % specials.len()],
+                        1 => $t::from_bits(rng.next() as $bits),
+                        2 | 3 => {
+                            // Near the edges of the fast ranges (products and quotients cross
+                            // them), or anywhere in the exponent range.
+                            let (lo, hi) = if r % 16 == 2 { $edges } else { $range };
+                            let e = lo + ((r >> 8) % ((hi - lo + 1) as u64)) as i32;
+                            let e = if r & 0x10000 != 0 { -e } else { e };
+                            let m = (rng.next() >> 11) as $t / (1u64 << 53) as $t + 0.5;
+                            // Two factors: 2^e alone can overflow where the value does not.
+                            let two: $t = 2.0;
+                            let s = if r & 0x20000 != 0 { -1.0 } else { 1.0 };
+                            s * m * two.powi(e / 2) * two.powi(e - e / 2)
+                        }
+                        _ => {
+                            let m = (rng.next() >> 11) as $t / (1u64 << 53) as $t;
+                            let e = ((r >> 8) % 40) as i32 - 20;
+                            let s = if r & 0x10000 != 0 { -1.0 } else { 1.0 };
+                            s * (m + 0.5) * (2.0 as $t).powi(e)
+                        }
+                    }
+                };
+                let check = |what: &str, n: u64, code: u32, got: [$t; 4], want: [$t; 4], ops: &str| {
+                    // NaN payloads are not compared: which operand's payload an instruction
+                    // passes on depends on its operand order, which the compiler picks.
+                    let bits = |v: [$t; 4]| v.map(|x| if x.is_nan() { $t::NAN.to_bits() } else { x.to_bits() });
+                    assert_eq!(
+                        bits(got),
+                        bits(want),
+                        "seed {seed:#x}, case {n}, dir {code}: {what} of {ops}: {got:?} vs portable {want:?}"
+                    );
+                };
+                for n in 0..CASES {
+                    let lanes = |rng: &mut Rng| {
+                        let f = $t::from_bits(rng.next() as $bits & 0xff);
+                        [value(rng), value(rng), value(rng), f]
+                    };
+                    let (a, b, mut c) = (lanes(&mut rng), lanes(&mut rng), lanes(&mut rng));
+                    // Operands whose result is exact or nearly so: c cancels a·b (or a·b + c
+                    // lands near a tie), a dividend that is a multiple of the divisor, a square.
+                    let mut a_exact = a;
+                    let mut x_square = a;
+                    for i in 0..3 {
+                        let r = rng.next();
+                        if r % 3 == 0 {
+                            c[i] = $cancel(a[i], b[i], r >> 8);
+                        }
+                        a_exact[i] = b[i] * (((r >> 16) % 4096) as $t - 2048.0);
+                        x_square[i] = a[i] * a[i];
+                    }
+                    for code in 0..4 {
+                        let dir = dir_word(code) | 0x9f;
+                        // SAFETY: the processor has AVX2 and FMA (`can_run`).
+                        let (div, div_exact, fma, sqrt, sqrt_square) = unsafe {
+                            (
+                                rt::$div(a, b, dir),
+                                rt::$div(a_exact, b, dir),
+                                rt::$fma(a, b, c, dir),
+                                rt::$sqrt(a, dir),
+                                rt::$sqrt(x_square, dir),
+                            )
+                        };
+                        let ops = format!("a = {a:?}, b = {b:?}, c = {c:?}");
+                        check("a / b", n, code, div, portable::div(a, b, dir), &ops);
+                        check(
+                            "a / b",
+                            n,
+                            code,
+                            div_exact,
+                            portable::div(a_exact, b, dir),
+                            &format!("a = {a_exact:?}, b = {b:?}"),
+                        );
+                        check("a·b + c", n, code, fma, portable::fma(a, b, c, dir), &ops);
+                        check("sqrt(a)", n, code, sqrt, portable::sqrt(a, dir), &ops);
+                        check(
+                            "sqrt(x)",
+                            n,
+                            code,
+                            sqrt_square,
+                            portable::sqrt(x_square, dir),
+                            &format!("x = {x_square:?}"),
+                        );
+                        let flags = a[3].to_bits() | b[3].to_bits();
+                        assert_eq!(div[3].to_bits(), flags, "seed {seed:#x}, case {n}: flags");
+                        assert_eq!(
+                            fma[3].to_bits(),
+                            flags | c[3].to_bits(),
+                            "seed {seed:#x}, case {n}: flags"
+                        );
+                        assert_eq!(sqrt[3].to_bits(), a[3].to_bits(), "seed {seed:#x}, case {n}: flags");
+                    }
+                }
+            }
+        };
+    }
+
+    kernel_test!(
+        f64_kernels_match_the_portable_path,
+        f64,
+        u64,
+        [div_f64, fma_f64, sqrt_f64],
+        edges: (470, 505),
+        range: (0, 1070),
+        [
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MAX,
+            -f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            -1e-310,
+            2.004_168_360_008_973e-292, // 2^-969
+            -2.004_168_360_008_974e-292,
+            1.0715086071862673e301, // 2^1000
+            -1.0715086071862672e301,
+            1e300,
+            1e-300,
+            1.0 / 3.0,
+            0.1,
+        ],
+        |a: f64, b: f64, r: u64| {
+            let p = a * b;
+            let e = a.mul_add(b, -p);
+            match r % 4 {
+                0 => -p,
+                1 => -p + e * 0.5,
+                2 => -(p.next_up()),
+                _ => (-p).next_down() * if r & 4 != 0 { 1.0 } else { 1.0 + f64::EPSILON },
+            }
+        }
+    );
+
+    kernel_test!(
+        f32_kernels_match_the_portable_path,
+        f32,
+        u32,
+        [div_f32, fma_f32, sqrt_f32],
+        edges: (55, 70),
+        range: (0, 148),
+        [
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MAX,
+            -f32::MAX,
+            f32::MIN_POSITIVE,
+            1e-45,
+            -1e-40,
+            1e38,
+            1.0 / 3.0,
+            0.1,
+        ],
+        |a: f32, b: f32, r: u64| {
+            let p = a * b;
+            let e = (a as f64 * b as f64 - p as f64) as f32;
+            match r % 4 {
+                0 => -p,
+                1 => -p + e * 0.5,
+                2 => -(p.next_up()),
+                _ => (-p).next_down(),
+            }
+        }
+    );
 }
