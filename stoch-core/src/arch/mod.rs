@@ -120,8 +120,8 @@ fn three<T: Kernels>(a: [T; 4]) -> [T; 3] {
 /// The one dispatch of an operation: the kernel `$k` of the path the build compiled in or the
 /// process chose (see [`crate::runtime::path`]), the portable `$p` elsewhere. In a build whose
 /// target lacks AVX-512, the run-time AVX-512 kernels come first (one flag, laid out as the likely
-/// branch where it is set); in one that also lacks AVX2 and FMA, the AVX2 kernels are called
-/// where the process chose them, through functions with those target features.
+/// branch where it is set); in one that also lacks AVX2 and FMA, the AVX2 kernels of `f64` are
+/// called where the process chose them, through functions with those target features.
 macro_rules! route {
     ($l:ident, $k:ident, $p:ident, ($($x:ident),+), $dir:ident) => {{
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
@@ -145,7 +145,10 @@ macro_rules! route {
         }
         #[cfg(all(target_arch = "x86_64", not(all(target_feature = "avx2", target_feature = "fma"))))]
         {
-            if crate::runtime::path::avx2_on() {
+            // `f64` only: the call, which may change every vector register, made the compiler
+            // keep the `f32` loops' values in memory on the run-time AVX-512 path too
+            // (docs/performance.md), so `f32` stays on the portable path here.
+            if core::mem::size_of::<$l>() == 32 && crate::runtime::path::avx2_on() {
                 // SAFETY: the process chose AVX2 only where the processor has AVX2 and FMA.
                 return unsafe { x86::avx2::rt::$k($($x,)+ $dir) };
             }
@@ -383,8 +386,9 @@ pub(crate) fn describe() -> &'static str {
         }
         Path::Avx2 if native2 => "AVX2 vectors with hardware FMA (the build's target)",
         Path::Avx2 => {
-            "AVX2 vectors with hardware FMA, chosen at run time (a call per operation: the \
-             build's target has no AVX2; RUSTFLAGS=\"-C target-cpu=native\" inlines them)"
+            "AVX2 vectors with hardware FMA for f64, chosen at run time (a call per operation; \
+             f32 runs the portable path: the build's target has no AVX2, and \
+             RUSTFLAGS=\"-C target-cpu=native\" inlines the kernels for both types)"
         }
         Path::Portable if HARDWARE_FMA => "portable error-free transformations, hardware FMA",
         Path::Portable => {
