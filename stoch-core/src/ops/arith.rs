@@ -15,13 +15,12 @@ use crate::runtime::{rng, state};
 use crate::{StochFloat, Stochastic};
 
 /// The start of `+` (`$op` 0), `*` (1) and `/` (2) in a build without AVX-512: as
-/// [`rt512::mode`](crate::rt512::mode) says, returns from the operation the run-time AVX-512
+/// [`mode`](crate::runtime::path::mode) says, returns from the operation the run-time AVX-512
 /// kernel with its fused pre-test (the hit taking the slow path `$hit`, a closure of the result
 /// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
 /// alone; goes on to the operation's other paths where the portable path runs. A macro, not a
-/// function: the same code as a helper returning an `Option` measured no faster, and made the
-/// compiler keep the `f32` sum's running value in memory (Zen 5, default target: sum with checks
-/// on 3.6x -> 21x the plain time).
+/// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's running
+/// value in memory (docs/performance.md, "Measurements behind the kernels' forms").
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! rt512_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
@@ -50,13 +49,11 @@ macro_rules! rt512_op {
 /// `a + b` (`b` negated for a difference) with random rounding and the checks of
 /// [`check_add`]. The detection mask is read before the kernel runs, so that with cancellation
 /// and collapse detection off the operation is the kernel alone, with no branch after it
-/// (the `overhead` example on the default target, checks off: dot 4.5x -> 3.7x, matmul 5.6x
-/// -> 4.9x the plain time; with checks on, and natively, unchanged). Where the run-time
-/// AVX-512 path runs (`rt512`), and for `f32` in a native AVX-512 build, the kernel and the
-/// pre-test of [`check_add`] are one assembly block
-/// ([`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre)); `*` and `/` do the same. In
-/// a build without AVX-512 the operation first reads one byte, `rt512::mode`, that says whether
-/// that path runs and whether with the checks, in place of the mask and the path's own flag.
+/// (docs/performance.md). Where the run-time AVX-512 path runs (`rt512`), and for `f32` in a
+/// native AVX-512 build, the kernel and the pre-test of [`check_add`] are one assembly block
+/// ([`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre)); `*` and `/` do the same. In a
+/// build without AVX-512 the operation first reads one byte, `runtime::path::mode`, that says
+/// whether that path runs and whether with the checks, in place of the mask and the path's flag.
 #[inline(always)]
 pub(super) fn add_op<T: StochFloat>(
     a: Stochastic<T>,
@@ -144,10 +141,9 @@ pub(super) fn mul_op<T: StochFloat>(
 /// noise, and the magnitude test leaves those to the checks.
 ///
 /// The test reads the operands alone, which a loop loads early, where the checks' pre-test
-/// waits for the product (Zen 5, native build, checks on: dot 5.5x -> 5.1x the plain time,
-/// matmul 7.9x -> 7.2x). Made where the values live in vector registers (x86-64 with AVX2 and
-/// FMA); elsewhere `false`: the compiler's SSE2 code for it cost more than it saved (default
-/// target: dot 6.3x -> 6.85x, matmul 9.4x -> 10.0x).
+/// waits for the product. Made where the values live in vector registers (x86-64 with AVX2 and
+/// FMA); elsewhere `false`: the compiler's SSE2 code for it cost more than it saved (figures in
+/// docs/performance.md).
 #[inline(always)]
 pub(super) fn exact_product<T: StochFloat>(a: &Stochastic<T>, b: &Stochastic<T>) -> bool {
     #[cfg(all(

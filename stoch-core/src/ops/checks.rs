@@ -106,7 +106,7 @@ pub(super) fn add_hit<T: StochFloat>(
 
 /// Marks the branch that calls it, a pre-test's hit, as the unlikely one: the compiler lays
 /// out the slow path's argument set-up out of line, and the common case runs on without a taken
-/// jump over it (default target, all checks: dot 7.4x -> 7.1x).
+/// jump over it (docs/performance.md).
 #[cold]
 #[inline(always)]
 pub(super) fn hit_is_rare() {}
@@ -241,9 +241,8 @@ pub(super) fn far_samples<T: StochFloat>(s: &[T; 4]) -> bool {
 /// numerical noise while no stochastic operand in `ops` is (plain operands are left out of
 /// `ops`; see [`collapse_slow`] on exact zeros). The common case costs the pre-test
 /// [`maybe_noise`] on `r` only, behind a branch on the collapse bit of `mask`: with collapse
-/// detection off the pre-test is not computed (it was, branch-free, before: on a Xeon, Emerald
-/// Rapids, the `overhead` example's wave with every check off ran its products by plain
-/// coefficients through it, 1.33-1.99 s -> 1.20-1.51 s in alternating runs).
+/// detection off the pre-test is not computed, so that products by plain coefficients with the
+/// checks off skip it (docs/performance.md).
 #[inline(always)]
 pub(crate) fn check_collapse<T: StochFloat, const N: usize>(
     r: Stochastic<T>,

@@ -142,7 +142,7 @@ macro_rules! kernel32 {
 /// OR of the flags lanes), whose lanes 0-2 (`k3 = k1 | k2`) one `vpternlogd` then overwrites
 /// with the OR of the two sums, in each lane the one rounded the chosen way. A running sum
 /// waits on two instructions instead of three. Products and quotients keep the form above, one
-/// instruction shorter in all, which their loops measured faster: they rarely hang off a
+/// instruction shorter in all, the better form for their loops, which rarely hang off a
 /// running value (docs/performance.md).
 macro_rules! kernel32_add {
     ($insn:literal) => {

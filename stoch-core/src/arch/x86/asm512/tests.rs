@@ -20,7 +20,8 @@ fn in_use() -> Option<u64> {
 /// Every kernel, alone and with its pre-test, leaves the upper halves of `zmm0`-`zmm15` out
 /// of use (state components 2 and 6), as the legacy-SSE code of a build for the default
 /// target needs: with them in use, every SSE instruction pays for merging them (an `f32`
-/// pre-test that wrote `ymm` registers made the `overhead` example's wave many times slower).
+/// pre-test that wrote `ymm` registers did that to the `overhead` example's wave; see
+/// docs/performance.md).
 /// Only in a build without AVX, whose own code cannot put them
 /// in use.
 #[cfg(not(target_feature = "avx"))]
