@@ -46,6 +46,42 @@ macro_rules! rt512_op {
     };
 }
 
+/// The rest of `+` (`$op` 0), `*` (1) and `/` (2), kernel `T::$kernel`, after `rt512_op!`:
+/// the kernel alone where `$skip` says no check is wanted; else the kernel with its fused
+/// pre-test where [`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre) has one (a hit takes
+/// `$hit`), else the kernel and then `$check`, both of the result `$r`. A macro for the same
+/// reason as `rt512_op!`.
+macro_rules! checked_op {
+    (
+        $op:literal,
+        $kernel:ident,
+        $a:ident,
+        $b:ident,
+        $dir:ident,
+        $skip:expr,
+        |$r:ident| $hit:expr,
+        $check:expr
+    ) => {{
+        if $skip {
+            return Stochastic {
+                v: T::$kernel($a.v, $b.v, $dir),
+            };
+        }
+        if let Some((v, hit)) = T::rt512_pre($op, $a.v, $b.v, $dir) {
+            let $r = Stochastic { v };
+            if hit {
+                hit_is_rare();
+                return $hit;
+            }
+            return $r;
+        }
+        let $r = Stochastic {
+            v: T::$kernel($a.v, $b.v, $dir),
+        };
+        $check
+    }};
+}
+
 /// `a + b` (`b` negated for a difference) with random rounding and the checks of
 /// [`check_add`]. The detection mask is read before the kernel runs, so that with cancellation
 /// and collapse detection off the operation is the kernel alone, with no branch after it
@@ -75,23 +111,16 @@ pub(super) fn add_op<T: StochFloat>(
         loc
     ));
     let mask = state::mask();
-    if mask & (CANCEL | COLLAPSE_BIT) == 0 {
-        return Stochastic {
-            v: T::add4(a.v, b.v, dir),
-        };
-    }
-    if let Some((v, hit)) = T::rt512_pre(0, a.v, b.v, dir) {
-        let r = Stochastic { v };
-        if hit {
-            hit_is_rare();
-            return add_hit(a, b, r, b_plain, b_negated, mask, loc);
-        }
-        return r;
-    }
-    let r = Stochastic {
-        v: T::add4(a.v, b.v, dir),
-    };
-    check_add(a, b, r, b_plain, b_negated, mask, loc)
+    checked_op!(
+        0,
+        add4,
+        a,
+        b,
+        dir,
+        mask & (CANCEL | COLLAPSE_BIT) == 0,
+        |r| add_hit(a, b, r, b_plain, b_negated, mask, loc),
+        check_add(a, b, r, b_plain, b_negated, mask, loc)
+    )
 }
 
 /// `a · b` with random rounding and the checks of [`check_mul`] (mask first, as in [`add_op`]),
@@ -113,23 +142,16 @@ pub(super) fn mul_op<T: StochFloat>(
         loc
     ));
     let mask = state::mask();
-    if (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b) {
-        return Stochastic {
-            v: T::mul4(a.v, b.v, dir),
-        };
-    }
-    if let Some((v, hit)) = T::rt512_pre(1, a.v, b.v, dir) {
-        let r = Stochastic { v };
-        if hit {
-            hit_is_rare();
-            return mul_hit(a, b, None, r, mask, loc);
-        }
-        return r;
-    }
-    let r = Stochastic {
-        v: T::mul4(a.v, b.v, dir),
-    };
-    check_mul(a, b, None, r, mask, loc)
+    checked_op!(
+        1,
+        mul4,
+        a,
+        b,
+        dir,
+        (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b),
+        |r| mul_hit(a, b, None, r, mask, loc),
+        check_mul(a, b, None, r, mask, loc)
+    )
 }
 
 /// Whether `a·b` can need no check: both operands exact (three equal samples, as data read
@@ -175,21 +197,14 @@ pub(super) fn div_op<T: StochFloat>(
         loc
     ));
     let mask = state::mask();
-    if mask & (DIV | COLLAPSE_BIT) == 0 {
-        return Stochastic {
-            v: T::div4(a.v, b.v, dir),
-        };
-    }
-    if let Some((v, hit)) = T::rt512_pre(2, a.v, b.v, dir) {
-        let r = Stochastic { v };
-        if hit {
-            hit_is_rare();
-            return div_hit(a, b, r, mask, loc);
-        }
-        return r;
-    }
-    let r = Stochastic {
-        v: T::div4(a.v, b.v, dir),
-    };
-    check_div(a, b, r, mask, loc)
+    checked_op!(
+        2,
+        div4,
+        a,
+        b,
+        dir,
+        mask & (DIV | COLLAPSE_BIT) == 0,
+        |r| div_hit(a, b, r, mask, loc),
+        check_div(a, b, r, mask, loc)
+    )
 }

@@ -98,6 +98,12 @@ pub(super) fn add_hit<T: StochFloat>(
 ) -> Stochastic<T> {
     let args = (a.s(), b.s(), r.s(), b_plain, b_negated, mask, loc);
     let bits = cold::run(args, |c| add_slow(&c.0, &c.1, &c.2, c.3, c.4, c.5, c.6));
+    flagged(r, bits)
+}
+
+/// `r` with the flags `bits` that a slow path returned, if any.
+#[inline(always)]
+pub(super) fn flagged<T: StochFloat>(r: Stochastic<T>, bits: u8) -> Stochastic<T> {
     if bits != 0 {
         return r.or_flags(bits);
     }
@@ -323,10 +329,7 @@ pub(super) fn mul_hit<T: StochFloat>(
 ) -> Stochastic<T> {
     let args = (a.s(), b.s(), c.map(|c| c.s()), r.s(), mask, loc);
     let bits = cold::run(args, |c| mul_slow(&c.0, &c.1, c.2, &c.3, c.4, c.5));
-    if bits != 0 {
-        return r.or_flags(bits);
-    }
-    r
+    flagged(r, bits)
 }
 
 #[cold]
@@ -378,10 +381,7 @@ pub(super) fn div_hit<T: StochFloat>(
     let bits = cold::run((a.s(), b.s(), r.s(), mask, loc), |c| {
         div_slow(&c.0, &c.1, &c.2, c.3, c.4)
     });
-    if bits != 0 {
-        return r.or_flags(bits);
-    }
-    r
+    flagged(r, bits)
 }
 
 #[cold]
