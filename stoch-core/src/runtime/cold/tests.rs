@@ -271,6 +271,24 @@ macro_rules! dump {
         };
     }
 
+/// The assembly that moves mask registers `k$k` through `rax` with `$kmov` and `$gpr` (see
+/// [`dump_zmm!`]): `load` gives `k$k` the bytes `$k + 1`, `store` writes it at
+/// `r13 + 2120 + 8·$k`.
+macro_rules! masks {
+    (load $kmov:expr, $gpr:expr; $($k:literal)*) => {
+        concat!($(
+            "mov rax, 0x0101010101010101 * (", $k, " + 1)\n",
+            $kmov, " k", $k, ", ", $gpr, "\n",
+        )*)
+    };
+    (store $kmov:expr, $gpr:expr; $($k:literal)*) => {
+        concat!($(
+            $kmov, " ", $gpr, ", k", $k, "\n",
+            "mov [r13 + 2120 + 8 * ", $k, "], rax\n",
+        )*)
+    };
+}
+
 /// [`dump!`] on `zmm0`-`zmm31` and `k0`-`k7`: `$kmov` and `$gpr` move a mask register
 /// (`kmovq` with a 64-bit register under AVX-512BW, `kmovw` with a 32-bit one without).
 macro_rules! dump_zmm {
@@ -281,41 +299,11 @@ macro_rules! dump_zmm {
                     0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
                     16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
                 ),
-                "mov rax, 0x0101010101010101",
-                concat!($kmov, " k0, ", $gpr),
-                "mov rax, 0x0202020202020202",
-                concat!($kmov, " k1, ", $gpr),
-                "mov rax, 0x0303030303030303",
-                concat!($kmov, " k2, ", $gpr),
-                "mov rax, 0x0404040404040404",
-                concat!($kmov, " k3, ", $gpr),
-                "mov rax, 0x0505050505050505",
-                concat!($kmov, " k4, ", $gpr),
-                "mov rax, 0x0606060606060606",
-                concat!($kmov, " k5, ", $gpr),
-                "mov rax, 0x0707070707070707",
-                concat!($kmov, " k6, ", $gpr),
-                "mov rax, 0x0808080808080808",
-                concat!($kmov, " k7, ", $gpr),
+                masks!(load $kmov, $gpr; 0 1 2 3 4 5 6 7),
             ],
             [store_zmm_at_r13!(),],
             [
-                concat!($kmov, " ", $gpr, ", k0"),
-                "mov [r13 + 2120], rax",
-                concat!($kmov, " ", $gpr, ", k1"),
-                "mov [r13 + 2128], rax",
-                concat!($kmov, " ", $gpr, ", k2"),
-                "mov [r13 + 2136], rax",
-                concat!($kmov, " ", $gpr, ", k3"),
-                "mov [r13 + 2144], rax",
-                concat!($kmov, " ", $gpr, ", k4"),
-                "mov [r13 + 2152], rax",
-                concat!($kmov, " ", $gpr, ", k5"),
-                "mov [r13 + 2160], rax",
-                concat!($kmov, " ", $gpr, ", k6"),
-                "mov [r13 + 2168], rax",
-                concat!($kmov, " ", $gpr, ", k7"),
-                "mov [r13 + 2176], rax",
+                masks!(store $kmov, $gpr; 0 1 2 3 4 5 6 7),
             ],
             $pattern,
             $out,
