@@ -755,6 +755,39 @@ fn split_top<F: Fmt>(r: &mut Rng, tr: i32, div: bool) -> (i32, i32) {
     (ta, if div { ta - tr } else { tr - ta })
 }
 
+/// A leading-bit exponent for a product or quotient near the underflow (`low`) or the
+/// overflow threshold.
+fn edge_top<F: Fmt>(r: &mut Rng, low: bool) -> i32 {
+    if low {
+        F::EMIN + r.range(-3, 2 * F::P + 12)
+    } else {
+        F::EMAX + r.range(-2, 1)
+    }
+}
+
+/// Two operands of signs `neg_a` and `neg_b` whose product (`div == false`) or quotient has
+/// its leading bit near `tr` (see [`split_top`]).
+fn pair_near<F: Fmt>(r: &mut Rng, tr: i32, div: bool, neg_a: bool, neg_b: bool) -> (u64, u64) {
+    let (ta, tb) = split_top::<F>(r, tr, div);
+    let a = with_top::<F>(ta, neg_a, false, r);
+    (a, with_top::<F>(tb, neg_b, false, r))
+}
+
+/// Two operands of signs `neg_a` and `neg_b`, each with its leading bit at a fresh draw of
+/// `top` (drawn in the order a, then b, as [`with_top`] calls in a row would).
+fn pair_at<F: Fmt>(
+    r: &mut Rng,
+    neg_a: bool,
+    neg_b: bool,
+    short: bool,
+    top: impl Fn(&mut Rng) -> i32,
+) -> (u64, u64) {
+    let ta = top(r);
+    let a = with_top::<F>(ta, neg_a, short, r);
+    let tb = top(r);
+    (a, with_top::<F>(tb, neg_b, short, r))
+}
+
 fn gen_tuple<F: Fmt>(op: Op, r: &mut Rng) -> (u64, u64, u64) {
     let s = r.below(100);
     let sign_a = r.bit();
@@ -791,67 +824,39 @@ fn gen_tuple<F: Fmt>(op: Op, r: &mut Rng) -> (u64, u64, u64) {
                     (b, a, 0)
                 }
             }
-            85..=94 => (
-                with_top::<F>(r.range(-10, 10), sign_a, true, r),
-                with_top::<F>(r.range(-10, 10), sign_b, true, r),
-                0,
-            ),
-            _ => (
-                with_top::<F>(F::EMIN + r.below(F::P as u64 + 3) as i32, sign_a, false, r),
-                with_top::<F>(F::EMIN + r.below(F::P as u64 + 3) as i32, sign_b, false, r),
-                0,
-            ),
+            85..=94 => {
+                let (a, b) = pair_at::<F>(r, sign_a, sign_b, true, |r| r.range(-10, 10));
+                (a, b, 0)
+            }
+            _ => {
+                let (a, b) = pair_at::<F>(r, sign_a, sign_b, false, |r| {
+                    F::EMIN + r.below(F::P as u64 + 3) as i32
+                });
+                (a, b, 0)
+            }
         },
         Op::Mul => match s {
             0..=39 => (gen1::<F>(r), gen1::<F>(r), 0),
-            40..=64 => {
-                let tr = F::EMIN + r.range(-3, 2 * F::P + 12);
-                let (ta, tb) = split_top::<F>(r, tr, false);
-                (
-                    with_top::<F>(ta, sign_a, false, r),
-                    with_top::<F>(tb, sign_b, false, r),
-                    0,
-                )
+            40..=84 => {
+                let tr = edge_top::<F>(r, s <= 64);
+                let (a, b) = pair_near::<F>(r, tr, false, sign_a, sign_b);
+                (a, b, 0)
             }
-            65..=84 => {
-                let tr = F::EMAX + r.range(-2, 1);
-                let (ta, tb) = split_top::<F>(r, tr, false);
-                (
-                    with_top::<F>(ta, sign_a, false, r),
-                    with_top::<F>(tb, sign_b, false, r),
-                    0,
-                )
+            _ => {
+                let (a, b) = pair_at::<F>(r, sign_a, sign_b, true, |r| r.range(-40, 40));
+                (a, b, 0)
             }
-            _ => (
-                with_top::<F>(r.range(-40, 40), sign_a, true, r),
-                with_top::<F>(r.range(-40, 40), sign_b, true, r),
-                0,
-            ),
         },
         Op::Div => match s {
             0..=39 => (gen1::<F>(r), gen1::<F>(r), 0),
-            40..=59 => {
-                let tr = F::EMIN + r.range(-3, 2 * F::P + 12);
-                let (ta, tb) = split_top::<F>(r, tr, true);
-                (
-                    with_top::<F>(ta, sign_a, false, r),
-                    with_top::<F>(tb, sign_b, false, r),
-                    0,
-                )
-            }
-            60..=74 => {
-                let tr = F::EMAX + r.range(-2, 1);
-                let (ta, tb) = split_top::<F>(r, tr, true);
-                (
-                    with_top::<F>(ta, sign_a, false, r),
-                    with_top::<F>(tb, sign_b, false, r),
-                    0,
-                )
+            40..=74 => {
+                let tr = edge_top::<F>(r, s <= 59);
+                let (a, b) = pair_near::<F>(r, tr, true, sign_a, sign_b);
+                (a, b, 0)
             }
             75..=89 => {
                 // Exact quotients: a = b·q with short significands.
-                let b = with_top::<F>(r.range(-30, 30), sign_b, true, r);
-                let q = with_top::<F>(r.range(-30, 30), sign_a, true, r);
+                let (b, q) = pair_at::<F>(r, sign_b, sign_a, true, |r| r.range(-30, 30));
                 (F::hw_mul(b, q), b, 0)
             }
             _ => {
@@ -867,28 +872,22 @@ fn gen_tuple<F: Fmt>(op: Op, r: &mut Rng) -> (u64, u64, u64) {
                 let (a, b) = if r.bit() {
                     (finite1::<F>(r), finite1::<F>(r))
                 } else {
-                    (
-                        with_top::<F>(r.range(-20, 20), sign_a, false, r),
-                        with_top::<F>(r.range(-20, 20), sign_b, false, r),
-                    )
+                    pair_at::<F>(r, sign_a, sign_b, false, |r| r.range(-20, 20))
                 };
                 let p = F::hw_mul(a, b);
                 let c = if r.below(5) < 2 { p } else { close::<F>(r, p) };
                 (a, b, c ^ F::SIGN)
             }
             50..=64 => {
-                let a = with_top::<F>(r.range(-20, 20), sign_a, false, r);
-                let b = with_top::<F>(r.range(-20, 20), sign_b, false, r);
+                let (a, b) = pair_at::<F>(r, sign_a, sign_b, false, |r| r.range(-20, 20));
                 let tp = top_of::<F>(F::hw_mul(a, b));
                 let k = r.below(2 * F::P as u64 + 8) as i32;
                 let t = if r.below(4) == 0 { tp + k / 8 } else { tp - k };
                 (a, b, with_top::<F>(t, r.bit(), r.bit(), r))
             }
             65..=74 => {
-                let tr = F::EMIN + r.range(-3, 2 * F::P + 12);
-                let (ta, tb) = split_top::<F>(r, tr, false);
-                let a = with_top::<F>(ta, sign_a, false, r);
-                let b = with_top::<F>(tb, sign_b, false, r);
+                let tr = edge_top::<F>(r, true);
+                let (a, b) = pair_near::<F>(r, tr, false, sign_a, sign_b);
                 let c = match r.below(3) {
                     0 => {
                         with_top::<F>(F::EMIN + r.below(F::P as u64 + 4) as i32, r.bit(), false, r)
@@ -903,10 +902,8 @@ fn gen_tuple<F: Fmt>(op: Op, r: &mut Rng) -> (u64, u64, u64) {
                 (a, b, c)
             }
             75..=84 => {
-                let tr = F::EMAX + r.range(-2, 1);
-                let (ta, tb) = split_top::<F>(r, tr, false);
-                let a = with_top::<F>(ta, sign_a, false, r);
-                let b = with_top::<F>(tb, sign_b, false, r);
+                let tr = edge_top::<F>(r, false);
+                let (a, b) = pair_near::<F>(r, tr, false, sign_a, sign_b);
                 let c = match r.below(3) {
                     0 => gen1::<F>(r),
                     1 => with_top::<F>(F::EMAX - r.below(3) as i32, r.bit(), false, r),
@@ -924,8 +921,7 @@ fn gen_tuple<F: Fmt>(op: Op, r: &mut Rng) -> (u64, u64, u64) {
                 (a, b, c)
             }
             _ => {
-                let a = with_top::<F>(r.range(-20, 20), sign_a, true, r);
-                let b = with_top::<F>(r.range(-20, 20), sign_b, true, r);
+                let (a, b) = pair_at::<F>(r, sign_a, sign_b, true, |r| r.range(-20, 20));
                 let tp = top_of::<F>(F::hw_mul(a, b));
                 let c = with_top::<F>(tp - r.range(-4, F::P), r.bit(), true, r);
                 (a, b, c)
@@ -1811,7 +1807,9 @@ fn fast_oracle_agrees_with_bigint_oracle() {
     let mut bad = 0;
     let n64 = cross_check::<f64>(seed, per_op, &mut fails, &mut bad);
     let n32 = cross_check::<f32>(seed, per_op, &mut fails, &mut bad);
-    println!("oracle cross-check: {n64} f64 and {n32} f32 finite cases agree with num-bigint (seed 0x{seed:016x})");
+    println!(
+        "oracle cross-check: {n64} f64 and {n32} f32 finite cases agree with num-bigint (seed 0x{seed:016x})"
+    );
     assert!(
         fails.is_empty(),
         "oracle cross-check: {bad} disagreements:\n  {}",

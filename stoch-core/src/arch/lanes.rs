@@ -53,92 +53,56 @@ pub type L64 = [f64; 4];
 )))]
 pub type L32 = [f32; 4];
 
-/// Array to lanes, in constant context.
-#[inline(always)]
-pub const fn lanes64(a: [f64; 4]) -> L64 {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    ))]
-    {
-        // SAFETY: [f64; 4] and __m256d are 32 bytes of plain data.
-        L64(unsafe { core::mem::transmute::<[f64; 4], core::arch::x86_64::__m256d>(a) })
-    }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    )))]
-    {
-        a
-    }
+/// `$to` and `$from`, array `[$t; 4]` to lanes `$l` and back, in constant context: a
+/// reinterpretation of the register `$v` where the lanes are one, the array itself elsewhere.
+macro_rules! conversions {
+    ($to:ident, $from:ident, $t:ty, $l:ident, $v:ty) => {
+        /// Array to lanes, in constant context.
+        #[inline(always)]
+        pub const fn $to(a: [$t; 4]) -> $l {
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            ))]
+            {
+                // SAFETY: the array and the register are the same bytes of plain data.
+                $l(unsafe { core::mem::transmute::<[$t; 4], $v>(a) })
+            }
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            )))]
+            {
+                a
+            }
+        }
+
+        /// Lanes to array, in constant context.
+        #[inline(always)]
+        pub const fn $from(v: $l) -> [$t; 4] {
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            ))]
+            {
+                let m = v.0;
+                // SAFETY: as above.
+                unsafe { core::mem::transmute::<$v, [$t; 4]>(m) }
+            }
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            )))]
+            {
+                v
+            }
+        }
+    };
 }
 
-/// Lanes to array, in constant context.
-#[inline(always)]
-pub const fn unlanes64(v: L64) -> [f64; 4] {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    ))]
-    {
-        let m = v.0;
-        // SAFETY: as above.
-        unsafe { core::mem::transmute::<core::arch::x86_64::__m256d, [f64; 4]>(m) }
-    }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    )))]
-    {
-        v
-    }
-}
-
-/// Array to lanes, in constant context.
-#[inline(always)]
-pub const fn lanes32(a: [f32; 4]) -> L32 {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    ))]
-    {
-        // SAFETY: [f32; 4] and __m128 are 16 bytes of plain data.
-        L32(unsafe { core::mem::transmute::<[f32; 4], core::arch::x86_64::__m128>(a) })
-    }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    )))]
-    {
-        a
-    }
-}
-
-/// Lanes to array, in constant context.
-#[inline(always)]
-pub const fn unlanes32(v: L32) -> [f32; 4] {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    ))]
-    {
-        let m = v.0;
-        // SAFETY: as above.
-        unsafe { core::mem::transmute::<core::arch::x86_64::__m128, [f32; 4]>(m) }
-    }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx2",
-        target_feature = "fma"
-    )))]
-    {
-        v
-    }
-}
+conversions!(lanes64, unlanes64, f64, L64, core::arch::x86_64::__m256d);
+conversions!(lanes32, unlanes32, f32, L32, core::arch::x86_64::__m128);

@@ -8,41 +8,25 @@ pub(crate) mod lanes4 {
     use super::Portable;
     use crate::runtime::rng::directions;
 
-    #[inline(always)]
-    pub(crate) fn add<T: Portable>(a: [T; 4], b: [T; 4], dir: u32) -> [T; 4] {
-        let d = directions(dir);
-        let f = T::rr_add;
-        [
-            f(a[0], b[0], d[0]),
-            f(a[1], b[1], d[1]),
-            f(a[2], b[2], d[2]),
-            T::or_bits(a[3], b[3]),
-        ]
+    /// `$name`, the binary operation of `T::$rr` on the three samples; the flags lane the OR of
+    /// the operands'.
+    macro_rules! binary {
+        ($($name:ident => $rr:ident),*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name<T: Portable>(a: [T; 4], b: [T; 4], dir: u32) -> [T; 4] {
+                let d = directions(dir);
+                let f = T::$rr;
+                [
+                    f(a[0], b[0], d[0]),
+                    f(a[1], b[1], d[1]),
+                    f(a[2], b[2], d[2]),
+                    T::or_bits(a[3], b[3]),
+                ]
+            }
+        )*};
     }
 
-    #[inline(always)]
-    pub(crate) fn mul<T: Portable>(a: [T; 4], b: [T; 4], dir: u32) -> [T; 4] {
-        let d = directions(dir);
-        let f = T::rr_mul;
-        [
-            f(a[0], b[0], d[0]),
-            f(a[1], b[1], d[1]),
-            f(a[2], b[2], d[2]),
-            T::or_bits(a[3], b[3]),
-        ]
-    }
-
-    #[inline(always)]
-    pub(crate) fn div<T: Portable>(a: [T; 4], b: [T; 4], dir: u32) -> [T; 4] {
-        let d = directions(dir);
-        let f = T::rr_div;
-        [
-            f(a[0], b[0], d[0]),
-            f(a[1], b[1], d[1]),
-            f(a[2], b[2], d[2]),
-            T::or_bits(a[3], b[3]),
-        ]
-    }
+    binary!(add => rr_add, mul => rr_mul, div => rr_div);
 
     #[inline(always)]
     pub(crate) fn fma<T: Portable>(a: [T; 4], b: [T; 4], c: [T; 4], dir: u32) -> [T; 4] {

@@ -15,13 +15,12 @@ use crate::runtime::{rng, state};
 use crate::{StochFloat, Stochastic};
 
 /// The start of `+` (`$op` 0), `*` (1) and `/` (2) in a build without AVX-512: as
-/// [`rt512::mode`](crate::rt512::mode) says, returns from the operation the run-time AVX-512
+/// [`mode`](crate::runtime::path::mode) says, returns from the operation the run-time AVX-512
 /// kernel with its fused pre-test (the hit taking the slow path `$hit`, a closure of the result
 /// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
 /// alone; goes on to the operation's other paths where the portable path runs. A macro, not a
-/// function: the same code as a helper returning an `Option` measured no faster, and made the
-/// compiler keep the `f32` sum's running value in memory (Zen 5, default target: sum with checks
-/// on 3.6x -> 21x the plain time).
+/// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's running
+/// value in memory (docs/performance.md, "Measurements behind the kernels' forms").
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! rt512_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
@@ -47,16 +46,50 @@ macro_rules! rt512_op {
     };
 }
 
+/// The rest of `+` (`$op` 0), `*` (1) and `/` (2), kernel `T::$kernel`, after `rt512_op!`:
+/// the kernel alone where `$skip` says no check is wanted; else the kernel with its fused
+/// pre-test where [`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre) has one (a hit takes
+/// `$hit`), else the kernel and then `$check`, both of the result `$r`. A macro for the same
+/// reason as `rt512_op!`.
+macro_rules! checked_op {
+    (
+        $op:literal,
+        $kernel:ident,
+        $a:ident,
+        $b:ident,
+        $dir:ident,
+        $skip:expr,
+        |$r:ident| $hit:expr,
+        $check:expr
+    ) => {{
+        if $skip {
+            return Stochastic {
+                v: T::$kernel($a.v, $b.v, $dir),
+            };
+        }
+        if let Some((v, hit)) = T::rt512_pre($op, $a.v, $b.v, $dir) {
+            let $r = Stochastic { v };
+            if hit {
+                hit_is_rare();
+                return $hit;
+            }
+            return $r;
+        }
+        let $r = Stochastic {
+            v: T::$kernel($a.v, $b.v, $dir),
+        };
+        $check
+    }};
+}
+
 /// `a + b` (`b` negated for a difference) with random rounding and the checks of
 /// [`check_add`]. The detection mask is read before the kernel runs, so that with cancellation
 /// and collapse detection off the operation is the kernel alone, with no branch after it
-/// (the `overhead` example on the default target, checks off: dot 4.5x -> 3.7x, matmul 5.6x
-/// -> 4.9x the plain time; with checks on, and natively, unchanged). Where the run-time
-/// AVX-512 path runs (`rt512`), and for `f32` in a native AVX-512 build, the kernel and the
-/// pre-test of [`check_add`] are one assembly block
-/// ([`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre)); `*` and `/` do the same. In
-/// a build without AVX-512 the operation first reads one byte, `rt512::mode`, that says whether
-/// that path runs and whether with the checks, in place of the mask and the path's own flag.
+/// (docs/performance.md). Where the run-time AVX-512 path runs (`rt512`), and for `f32` in a
+/// native AVX-512 build, the kernel and the pre-test of [`check_add`] are one assembly block
+/// ([`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre)); `*` and `/` do the same. In a
+/// build without AVX-512 the operation first reads one byte, `runtime::path::mode`, that says
+/// whether that path runs and whether with the checks, in place of the mask and the path's flag.
 #[inline(always)]
 pub(super) fn add_op<T: StochFloat>(
     a: Stochastic<T>,
@@ -78,23 +111,16 @@ pub(super) fn add_op<T: StochFloat>(
         loc
     ));
     let mask = state::mask();
-    if mask & (CANCEL | COLLAPSE_BIT) == 0 {
-        return Stochastic {
-            v: T::add4(a.v, b.v, dir),
-        };
-    }
-    if let Some((v, hit)) = T::rt512_pre(0, a.v, b.v, dir) {
-        let r = Stochastic { v };
-        if hit {
-            hit_is_rare();
-            return add_hit(a, b, r, b_plain, b_negated, mask, loc);
-        }
-        return r;
-    }
-    let r = Stochastic {
-        v: T::add4(a.v, b.v, dir),
-    };
-    check_add(a, b, r, b_plain, b_negated, mask, loc)
+    checked_op!(
+        0,
+        add4,
+        a,
+        b,
+        dir,
+        mask & (CANCEL | COLLAPSE_BIT) == 0,
+        |r| add_hit(a, b, r, b_plain, b_negated, mask, loc),
+        check_add(a, b, r, b_plain, b_negated, mask, loc)
+    )
 }
 
 /// `a · b` with random rounding and the checks of [`check_mul`] (mask first, as in [`add_op`]),
@@ -116,23 +142,16 @@ pub(super) fn mul_op<T: StochFloat>(
         loc
     ));
     let mask = state::mask();
-    if (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b) {
-        return Stochastic {
-            v: T::mul4(a.v, b.v, dir),
-        };
-    }
-    if let Some((v, hit)) = T::rt512_pre(1, a.v, b.v, dir) {
-        let r = Stochastic { v };
-        if hit {
-            hit_is_rare();
-            return mul_hit(a, b, None, r, mask, loc);
-        }
-        return r;
-    }
-    let r = Stochastic {
-        v: T::mul4(a.v, b.v, dir),
-    };
-    check_mul(a, b, None, r, mask, loc)
+    checked_op!(
+        1,
+        mul4,
+        a,
+        b,
+        dir,
+        (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b),
+        |r| mul_hit(a, b, None, r, mask, loc),
+        check_mul(a, b, None, r, mask, loc)
+    )
 }
 
 /// Whether `a·b` can need no check: both operands exact (three equal samples, as data read
@@ -144,10 +163,9 @@ pub(super) fn mul_op<T: StochFloat>(
 /// noise, and the magnitude test leaves those to the checks.
 ///
 /// The test reads the operands alone, which a loop loads early, where the checks' pre-test
-/// waits for the product (Zen 5, native build, checks on: dot 5.5x -> 5.1x the plain time,
-/// matmul 7.9x -> 7.2x). Made where the values live in vector registers (x86-64 with AVX2 and
-/// FMA); elsewhere `false`: the compiler's SSE2 code for it cost more than it saved (default
-/// target: dot 6.3x -> 6.85x, matmul 9.4x -> 10.0x).
+/// waits for the product. Made where the values live in vector registers (x86-64 with AVX2 and
+/// FMA); elsewhere `false`: the compiler's SSE2 code for it cost more than it saved (figures in
+/// docs/performance.md).
 #[inline(always)]
 pub(super) fn exact_product<T: StochFloat>(a: &Stochastic<T>, b: &Stochastic<T>) -> bool {
     #[cfg(all(
@@ -179,21 +197,14 @@ pub(super) fn div_op<T: StochFloat>(
         loc
     ));
     let mask = state::mask();
-    if mask & (DIV | COLLAPSE_BIT) == 0 {
-        return Stochastic {
-            v: T::div4(a.v, b.v, dir),
-        };
-    }
-    if let Some((v, hit)) = T::rt512_pre(2, a.v, b.v, dir) {
-        let r = Stochastic { v };
-        if hit {
-            hit_is_rare();
-            return div_hit(a, b, r, mask, loc);
-        }
-        return r;
-    }
-    let r = Stochastic {
-        v: T::div4(a.v, b.v, dir),
-    };
-    check_div(a, b, r, mask, loc)
+    checked_op!(
+        2,
+        div4,
+        a,
+        b,
+        dir,
+        mask & (DIV | COLLAPSE_BIT) == 0,
+        |r| div_hit(a, b, r, mask, loc),
+        check_div(a, b, r, mask, loc)
+    )
 }

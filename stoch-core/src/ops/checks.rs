@@ -98,6 +98,12 @@ pub(super) fn add_hit<T: StochFloat>(
 ) -> Stochastic<T> {
     let args = (a.s(), b.s(), r.s(), b_plain, b_negated, mask, loc);
     let bits = cold::run(args, |c| add_slow(&c.0, &c.1, &c.2, c.3, c.4, c.5, c.6));
+    flagged(r, bits)
+}
+
+/// `r` with the flags `bits` that a slow path returned, if any.
+#[inline(always)]
+pub(super) fn flagged<T: StochFloat>(r: Stochastic<T>, bits: u8) -> Stochastic<T> {
     if bits != 0 {
         return r.or_flags(bits);
     }
@@ -106,7 +112,7 @@ pub(super) fn add_hit<T: StochFloat>(
 
 /// Marks the branch that calls it, a pre-test's hit, as the unlikely one: the compiler lays
 /// out the slow path's argument set-up out of line, and the common case runs on without a taken
-/// jump over it (default target, all checks: dot 7.4x -> 7.1x).
+/// jump over it (docs/performance.md).
 #[cold]
 #[inline(always)]
 pub(super) fn hit_is_rare() {}
@@ -241,9 +247,8 @@ pub(super) fn far_samples<T: StochFloat>(s: &[T; 4]) -> bool {
 /// numerical noise while no stochastic operand in `ops` is (plain operands are left out of
 /// `ops`; see [`collapse_slow`] on exact zeros). The common case costs the pre-test
 /// [`maybe_noise`] on `r` only, behind a branch on the collapse bit of `mask`: with collapse
-/// detection off the pre-test is not computed (it was, branch-free, before: on a Xeon, Emerald
-/// Rapids, the `overhead` example's wave with every check off ran its products by plain
-/// coefficients through it, 1.33-1.99 s -> 1.20-1.51 s in alternating runs).
+/// detection off the pre-test is not computed, so that products by plain coefficients with the
+/// checks off skip it (docs/performance.md).
 #[inline(always)]
 pub(crate) fn check_collapse<T: StochFloat, const N: usize>(
     r: Stochastic<T>,
@@ -324,10 +329,7 @@ pub(super) fn mul_hit<T: StochFloat>(
 ) -> Stochastic<T> {
     let args = (a.s(), b.s(), c.map(|c| c.s()), r.s(), mask, loc);
     let bits = cold::run(args, |c| mul_slow(&c.0, &c.1, c.2, &c.3, c.4, c.5));
-    if bits != 0 {
-        return r.or_flags(bits);
-    }
-    r
+    flagged(r, bits)
 }
 
 #[cold]
@@ -379,10 +381,7 @@ pub(super) fn div_hit<T: StochFloat>(
     let bits = cold::run((a.s(), b.s(), r.s(), mask, loc), |c| {
         div_slow(&c.0, &c.1, &c.2, c.3, c.4)
     });
-    if bits != 0 {
-        return r.or_flags(bits);
-    }
-    r
+    flagged(r, bits)
 }
 
 #[cold]

@@ -129,7 +129,7 @@ pub(super) mod vector {
     /// `42·|v − x| > |x|`, one bit per lane (set where a sample is far from `x`). In `f32`, the
     /// difference of two samples of a value below about 2⁻¹⁰³ is subnormal, and an addition
     /// whose result is subnormal, or a product with a subnormal operand or result, takes a
-    /// microcode assist of about 100 cycles on Intel processors; in `f64` none of these values
+    /// microcode assist on Intel processors; in `f64` none of these values
     /// is subnormal (the run-time path's `f32` pre-tests compute in `f64` for the same reason).
     #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
     #[inline(always)]
@@ -240,7 +240,7 @@ pub(super) mod vector {
     /// [`exact_product`](super::exact_product) on the register of two `f32` values. The
     /// magnitude test multiplies the `x` samples in `f64`, where the product of two `f32`
     /// values is never subnormal: in `f32`, a product with a subnormal operand or result takes
-    /// a microcode assist of about 100 cycles on Intel processors. Where the samples are equal
+    /// a microcode assist on Intel processors. Where the samples are equal
     /// (the only case the test lets through), lane 0 answers for all three.
     #[inline(always)]
     fn exact32(a: __m128, b: __m128) -> bool {
@@ -325,16 +325,14 @@ pub(super) mod vector {
 /// collapses are detected). That is the portable test (`|r₀| < F·m`, or `|r₀| < m` and
 /// `42·|rᵢ − r₀| > |r₀|`), with the same roundings, in 12 vector instructions and one branch
 /// instead of 13 and two: the checked loops wait on the vector instructions that follow a
-/// running sum (Zen 5, native build, checks on: dot 5.7x -> 5.5x the plain time, matmul 8.1x
-/// -> 7.9x).
+/// running sum (docs/performance.md).
 ///
 /// One difference: the range instruction that takes the smaller magnitude returns the number
 /// when the other operand is a NaN, so a NaN sample `rᵢ` passes where `|r₀| < m`. The checks
 /// behind the pre-test record nothing there: a NaN sample of a sum needs a NaN or infinite
 /// sample in an operand, which then has no significant digit, and NaN samples are not noise.
 /// A form that excludes it (`vminpd`, whose result is its second operand where one is a NaN,
-/// after a sign mask on `42·(rᵢ − r₀)`), written in assembly, measured no gain over the test
-/// before (dot 5.7x, matmul 8.15x).
+/// after a sign mask on `42·(rᵢ − r₀)`), written in assembly, gained nothing over this one.
 ///
 /// A function with the target features of its own, so that it compiles in any crate that
 /// instantiates the generic operators (only a caller built with those features inlines it),

@@ -25,7 +25,7 @@ pub(crate) struct Pre64 {
 
 /// The bounds of the `f64` sum's pre-test (`add_test64!`), which compares magnitudes as bit
 /// patterns in general registers: the vector pipes are what a checked loop waits on, and the
-/// general ones are mostly idle (measured in docs/performance.md).
+/// general ones are mostly idle (docs/performance.md).
 ///
 /// For positive normal numbers, `L(x) = bits(x)/2⁵² − 1023` is the exponent plus the fraction,
 /// which is at most `log₂ x` and at least `log₂ x − 0.0861` (the largest gap between

@@ -3,9 +3,8 @@
 //! Every operation ends with a pre-test that is almost always false and, when it is true, a
 //! call to a slow function (digits, the report's tables, the user's hook). Under the C calling
 //! convention such a call clobbers every vector register, so the compiler keeps the values that
-//! are live across it in memory, even on the path that does not call. The `overhead` example's
-//! 3-D wave stencil (64³, 100 steps, `f32`, checks compiled in but switched off) took 3.15 s
-//! with plain calls and takes 0.98 s through the trampoline (plain `f32`: 0.08 s).
+//! are live across it in memory, even on the path that does not call (docs/performance.md has
+//! the cost).
 //!
 //! On x86-64 System V targets, [`run`] reaches the slow function through a small assembly
 //! trampoline that saves and restores every caller-saved register (general purpose, and the
@@ -186,27 +185,21 @@ const AREA: usize = 2752;
 /// 2176).
 ///
 /// The upper halves of the vector registers must come back out of use when they were: with
-/// them in use, every legacy-SSE instruction of a baseline build pays for merging them
-/// (measured: the `overhead` example's f32 sum with checks on went from 4.6x to 11x plain when
-/// the first version restored them with plain 512-bit loads). Where the processor says which
+/// them in use, every legacy-SSE instruction of a baseline build pays for merging them. Where the processor says which
 /// state components are in use (`xgetbv` with `ecx = 1`, [`INUSE`] and up), the trampoline
 /// reads that first, saves only those registers with plain moves, and after the call zeroes
 /// what was unused (an unused component is all zeros), with `vzeroupper` for the upper halves,
-/// which also puts them out of use. That costs about 50 ns per slow call on the project's
-/// Zen 4 (`xgetbv` about 20 of them) where `xsavec`/`xrstor` ([`XSAVEC`], kept for processors
-/// without that `xgetbv`) cost about 125: `xrstor` returns unused components to their initial
-/// state too, but it is slow. Leaving `zmm16`-`zmm31` to the compiler, which the run-time
-/// AVX-512 kernels keep in use, saved 16 stores and 16 loads of 64 bytes per slow call (Zen 5,
-/// `overhead` with every check on, 1.7 million slow calls: wave 17.1x -> 16.6x the plain time
-/// on the default target, 19.3x -> 18.0x natively).
+/// which also puts them out of use. That is cheaper than `xsavec`/`xrstor` ([`XSAVEC`], kept
+/// for processors without that `xgetbv`): `xrstor` returns unused components to their initial
+/// state too, but it is slow. `zmm16`-`zmm31` are left to the compiler, which the run-time
+/// AVX-512 kernels keep in use: 16 stores and 16 loads of 64 bytes fewer per slow call. Figures
+/// in docs/performance.md.
 ///
 /// Once the state is saved, `vzeroupper` puts the upper halves of `zmm0`-`zmm15` out of use
 /// before the call, whatever the caller had there (the restore puts back what was in use): the
 /// slow function may call legacy-SSE code (the C library's `log10`, for the digits; the
 /// standard library's own code), which compilers assume runs with them out of use, and which
-/// pays for every instruction on an Intel processor where they are in use. On a Xeon (Emerald
-/// Rapids), the `instability_cost` example's iteration that records a cancellation and a
-/// collapse went from 440-610 ns to 130-155 ns (`log10` had taken half of it).
+/// pays for every instruction on an Intel processor where they are in use (docs/performance.md).
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 #[unsafe(naked)]
 unsafe extern "C" fn trampoline() {

@@ -203,66 +203,30 @@ macro_rules! read_in_use {
     };
 }
 
+/// The assembly that moves registers `$reg` numbered `$i` between them and memory at
+/// `[$base + $i·$width]`, one instruction `$insn` each: `load` into them, `store` from them.
+macro_rules! moves {
+    (load $insn:literal, $reg:literal, $base:literal, $width:literal; $($i:literal)*) => {
+        concat!($($insn, " ", $reg, $i, ", [", $base, " + ", $i, " * ", $width, "]\n",)*)
+    };
+    (store $insn:literal, $reg:literal, $base:literal, $width:literal; $($i:literal)*) => {
+        concat!($($insn, " [", $base, " + ", $i, " * ", $width, "], ", $reg, $i, "\n",)*)
+    };
+}
+
 /// The assembly that loads `xmm0`-`xmm15` from `r12`, 16 bytes apart.
 macro_rules! load_xmm_from_r12 {
     () => {
-        concat!(
-            "movups xmm0, [r12 + 0]\n",
-            "movups xmm1, [r12 + 16]\n",
-            "movups xmm2, [r12 + 32]\n",
-            "movups xmm3, [r12 + 48]\n",
-            "movups xmm4, [r12 + 64]\n",
-            "movups xmm5, [r12 + 80]\n",
-            "movups xmm6, [r12 + 96]\n",
-            "movups xmm7, [r12 + 112]\n",
-            "movups xmm8, [r12 + 128]\n",
-            "movups xmm9, [r12 + 144]\n",
-            "movups xmm10, [r12 + 160]\n",
-            "movups xmm11, [r12 + 176]\n",
-            "movups xmm12, [r12 + 192]\n",
-            "movups xmm13, [r12 + 208]\n",
-            "movups xmm14, [r12 + 224]\n",
-            "movups xmm15, [r12 + 240]",
-        )
+        moves!(load "movups", "xmm", "r12", 16; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
     };
 }
 
 /// The assembly that stores `zmm0`-`zmm31` at `r13`, 64 bytes apart.
 macro_rules! store_zmm_at_r13 {
     () => {
-        concat!(
-            "vmovups [r13 + 0], zmm0\n",
-            "vmovups [r13 + 64], zmm1\n",
-            "vmovups [r13 + 128], zmm2\n",
-            "vmovups [r13 + 192], zmm3\n",
-            "vmovups [r13 + 256], zmm4\n",
-            "vmovups [r13 + 320], zmm5\n",
-            "vmovups [r13 + 384], zmm6\n",
-            "vmovups [r13 + 448], zmm7\n",
-            "vmovups [r13 + 512], zmm8\n",
-            "vmovups [r13 + 576], zmm9\n",
-            "vmovups [r13 + 640], zmm10\n",
-            "vmovups [r13 + 704], zmm11\n",
-            "vmovups [r13 + 768], zmm12\n",
-            "vmovups [r13 + 832], zmm13\n",
-            "vmovups [r13 + 896], zmm14\n",
-            "vmovups [r13 + 960], zmm15\n",
-            "vmovups [r13 + 1024], zmm16\n",
-            "vmovups [r13 + 1088], zmm17\n",
-            "vmovups [r13 + 1152], zmm18\n",
-            "vmovups [r13 + 1216], zmm19\n",
-            "vmovups [r13 + 1280], zmm20\n",
-            "vmovups [r13 + 1344], zmm21\n",
-            "vmovups [r13 + 1408], zmm22\n",
-            "vmovups [r13 + 1472], zmm23\n",
-            "vmovups [r13 + 1536], zmm24\n",
-            "vmovups [r13 + 1600], zmm25\n",
-            "vmovups [r13 + 1664], zmm26\n",
-            "vmovups [r13 + 1728], zmm27\n",
-            "vmovups [r13 + 1792], zmm28\n",
-            "vmovups [r13 + 1856], zmm29\n",
-            "vmovups [r13 + 1920], zmm30\n",
-            "vmovups [r13 + 1984], zmm31",
+        moves!(store "vmovups", "zmm", "r13", 64;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+            16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
         )
     };
 }
@@ -307,79 +271,39 @@ macro_rules! dump {
         };
     }
 
+/// The assembly that moves mask registers `k$k` through `rax` with `$kmov` and `$gpr` (see
+/// [`dump_zmm!`]): `load` gives `k$k` the bytes `$k + 1`, `store` writes it at
+/// `r13 + 2120 + 8·$k`.
+macro_rules! masks {
+    (load $kmov:expr, $gpr:expr; $($k:literal)*) => {
+        concat!($(
+            "mov rax, 0x0101010101010101 * (", $k, " + 1)\n",
+            $kmov, " k", $k, ", ", $gpr, "\n",
+        )*)
+    };
+    (store $kmov:expr, $gpr:expr; $($k:literal)*) => {
+        concat!($(
+            $kmov, " ", $gpr, ", k", $k, "\n",
+            "mov [r13 + 2120 + 8 * ", $k, "], rax\n",
+        )*)
+    };
+}
+
 /// [`dump!`] on `zmm0`-`zmm31` and `k0`-`k7`: `$kmov` and `$gpr` move a mask register
 /// (`kmovq` with a 64-bit register under AVX-512BW, `kmovw` with a 32-bit one without).
 macro_rules! dump_zmm {
     ($kmov:literal, $gpr:literal, $pattern:expr, $out:expr, $f:expr, $state:expr) => {
         dump!(
             [
-                "vmovups zmm0, [r12 + 0]",
-                "vmovups zmm1, [r12 + 64]",
-                "vmovups zmm2, [r12 + 128]",
-                "vmovups zmm3, [r12 + 192]",
-                "vmovups zmm4, [r12 + 256]",
-                "vmovups zmm5, [r12 + 320]",
-                "vmovups zmm6, [r12 + 384]",
-                "vmovups zmm7, [r12 + 448]",
-                "vmovups zmm8, [r12 + 512]",
-                "vmovups zmm9, [r12 + 576]",
-                "vmovups zmm10, [r12 + 640]",
-                "vmovups zmm11, [r12 + 704]",
-                "vmovups zmm12, [r12 + 768]",
-                "vmovups zmm13, [r12 + 832]",
-                "vmovups zmm14, [r12 + 896]",
-                "vmovups zmm15, [r12 + 960]",
-                "vmovups zmm16, [r12 + 1024]",
-                "vmovups zmm17, [r12 + 1088]",
-                "vmovups zmm18, [r12 + 1152]",
-                "vmovups zmm19, [r12 + 1216]",
-                "vmovups zmm20, [r12 + 1280]",
-                "vmovups zmm21, [r12 + 1344]",
-                "vmovups zmm22, [r12 + 1408]",
-                "vmovups zmm23, [r12 + 1472]",
-                "vmovups zmm24, [r12 + 1536]",
-                "vmovups zmm25, [r12 + 1600]",
-                "vmovups zmm26, [r12 + 1664]",
-                "vmovups zmm27, [r12 + 1728]",
-                "vmovups zmm28, [r12 + 1792]",
-                "vmovups zmm29, [r12 + 1856]",
-                "vmovups zmm30, [r12 + 1920]",
-                "vmovups zmm31, [r12 + 1984]",
-                "mov rax, 0x0101010101010101",
-                concat!($kmov, " k0, ", $gpr),
-                "mov rax, 0x0202020202020202",
-                concat!($kmov, " k1, ", $gpr),
-                "mov rax, 0x0303030303030303",
-                concat!($kmov, " k2, ", $gpr),
-                "mov rax, 0x0404040404040404",
-                concat!($kmov, " k3, ", $gpr),
-                "mov rax, 0x0505050505050505",
-                concat!($kmov, " k4, ", $gpr),
-                "mov rax, 0x0606060606060606",
-                concat!($kmov, " k5, ", $gpr),
-                "mov rax, 0x0707070707070707",
-                concat!($kmov, " k6, ", $gpr),
-                "mov rax, 0x0808080808080808",
-                concat!($kmov, " k7, ", $gpr),
+                moves!(load "vmovups", "zmm", "r12", 64;
+                    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+                    16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+                ),
+                masks!(load $kmov, $gpr; 0 1 2 3 4 5 6 7),
             ],
             [store_zmm_at_r13!(),],
             [
-                concat!($kmov, " ", $gpr, ", k0"),
-                "mov [r13 + 2120], rax",
-                concat!($kmov, " ", $gpr, ", k1"),
-                "mov [r13 + 2128], rax",
-                concat!($kmov, " ", $gpr, ", k2"),
-                "mov [r13 + 2136], rax",
-                concat!($kmov, " ", $gpr, ", k3"),
-                "mov [r13 + 2144], rax",
-                concat!($kmov, " ", $gpr, ", k4"),
-                "mov [r13 + 2152], rax",
-                concat!($kmov, " ", $gpr, ", k5"),
-                "mov [r13 + 2160], rax",
-                concat!($kmov, " ", $gpr, ", k6"),
-                "mov [r13 + 2168], rax",
-                concat!($kmov, " ", $gpr, ", k7"),
-                "mov [r13 + 2176], rax",
+                masks!(store $kmov, $gpr; 0 1 2 3 4 5 6 7),
             ],
             $pattern,
             $out,
@@ -410,42 +334,10 @@ fn call_and_dump(regs: Regs, state: u8, pattern: &[u8], out: &mut [u8]) -> (usiz
             Regs::Zmm64 => dump_zmm!("kmovq", "rax", pattern, out, f, state),
             Regs::Zmm16 => dump_zmm!("kmovw", "eax", pattern, out, f, state),
             Regs::Ymm => dump!(
-                [
-                    "vmovups ymm0, [r12 + 0]",
-                    "vmovups ymm1, [r12 + 32]",
-                    "vmovups ymm2, [r12 + 64]",
-                    "vmovups ymm3, [r12 + 96]",
-                    "vmovups ymm4, [r12 + 128]",
-                    "vmovups ymm5, [r12 + 160]",
-                    "vmovups ymm6, [r12 + 192]",
-                    "vmovups ymm7, [r12 + 224]",
-                    "vmovups ymm8, [r12 + 256]",
-                    "vmovups ymm9, [r12 + 288]",
-                    "vmovups ymm10, [r12 + 320]",
-                    "vmovups ymm11, [r12 + 352]",
-                    "vmovups ymm12, [r12 + 384]",
-                    "vmovups ymm13, [r12 + 416]",
-                    "vmovups ymm14, [r12 + 448]",
-                    "vmovups ymm15, [r12 + 480]",
-                ],
-                [
-                    "vmovups [r13 + 0], ymm0",
-                    "vmovups [r13 + 32], ymm1",
-                    "vmovups [r13 + 64], ymm2",
-                    "vmovups [r13 + 96], ymm3",
-                    "vmovups [r13 + 128], ymm4",
-                    "vmovups [r13 + 160], ymm5",
-                    "vmovups [r13 + 192], ymm6",
-                    "vmovups [r13 + 224], ymm7",
-                    "vmovups [r13 + 256], ymm8",
-                    "vmovups [r13 + 288], ymm9",
-                    "vmovups [r13 + 320], ymm10",
-                    "vmovups [r13 + 352], ymm11",
-                    "vmovups [r13 + 384], ymm12",
-                    "vmovups [r13 + 416], ymm13",
-                    "vmovups [r13 + 448], ymm14",
-                    "vmovups [r13 + 480], ymm15",
-                ],
+                [moves!(load "vmovups", "ymm", "r12", 32; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15),],
+                [moves!(store "vmovups", "ymm", "r13", 32;
+                    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+                ),],
                 [],
                 pattern,
                 out,
@@ -454,24 +346,7 @@ fn call_and_dump(regs: Regs, state: u8, pattern: &[u8], out: &mut [u8]) -> (usiz
             ),
             Regs::Xmm => dump!(
                 [load_xmm_from_r12!(),],
-                [
-                    "movups [r13 + 0], xmm0",
-                    "movups [r13 + 16], xmm1",
-                    "movups [r13 + 32], xmm2",
-                    "movups [r13 + 48], xmm3",
-                    "movups [r13 + 64], xmm4",
-                    "movups [r13 + 80], xmm5",
-                    "movups [r13 + 96], xmm6",
-                    "movups [r13 + 112], xmm7",
-                    "movups [r13 + 128], xmm8",
-                    "movups [r13 + 144], xmm9",
-                    "movups [r13 + 160], xmm10",
-                    "movups [r13 + 176], xmm11",
-                    "movups [r13 + 192], xmm12",
-                    "movups [r13 + 208], xmm13",
-                    "movups [r13 + 224], xmm14",
-                    "movups [r13 + 240], xmm15",
-                ],
+                [moves!(store "movups", "xmm", "r13", 16; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15),],
                 [],
                 pattern,
                 out,

@@ -65,6 +65,31 @@ fn a32(v: __m128) -> [f32; 4] {
     unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
 }
 
+/// `asm!` of a kernel that reads its direction's row of the tables `$tab` (`{tab}`, `{off}`,
+/// the row of `$dir`): the template and operands `$body`, then the scratch registers
+/// `$clobber`. Pure and read-only; the form marked `flags` (a kernel with its pre-test, which
+/// compares) may change the flags, the other keeps them.
+macro_rules! table_asm {
+    (flags $tab:expr, $dir:expr, [$($clobber:tt),*], $($body:tt)*) => {
+        asm!(
+            $($body)*
+            $(out($clobber) _,)*
+            tab = in(reg) $tab,
+            off = in(reg) row_offset($dir),
+            options(pure, readonly, nostack),
+        )
+    };
+    ($tab:expr, $dir:expr, [$($clobber:tt),*], $($body:tt)*) => {
+        asm!(
+            $($body)*
+            $(out($clobber) _,)*
+            tab = in(reg) $tab,
+            off = in(reg) row_offset($dir),
+            options(pure, readonly, nostack, preserves_flags),
+        )
+    };
+}
+
 /// The instructions of a kernel on f64 lanes: `op` (`vaddpd`, `vmulpd`) rounded up and
 /// rounded down, on the low registers (samples x, y) and on the high ones (sample z, flags),
 /// each a 512-bit instruction with embedded rounding into `zmm16`-`zmm19`; then one
@@ -142,7 +167,7 @@ macro_rules! kernel32 {
 /// OR of the flags lanes), whose lanes 0-2 (`k3 = k1 | k2`) one `vpternlogd` then overwrites
 /// with the OR of the two sums, in each lane the one rounded the chosen way. A running sum
 /// waits on two instructions instead of three. Products and quotients keep the form above, one
-/// instruction shorter in all, which their loops measured faster: they rarely hang off a
+/// instruction shorter in all, the better form for their loops, which rarely hang off a
 /// running value (docs/performance.md).
 macro_rules! kernel32_add {
     ($insn:literal) => {
@@ -187,7 +212,10 @@ macro_rules! binop64 {
             // only. `lo` and `hi` are written after the last read of an input (they may share
             // its register).
             unsafe {
-                asm!(
+                table_asm!(
+                    &TABLES,
+                    dir,
+                    ["zmm16", "zmm17", "zmm18", "zmm19"],
                     $kernel,
                     a = in(xmm_reg) alo,
                     ahi = in(xmm_reg) ahi,
@@ -196,14 +224,7 @@ macro_rules! binop64 {
                     lo = lateout(xmm_reg) lo,
                     hi = lateout(xmm_reg) hi,
                     f = out(xmm_reg) _,
-                    out("zmm16") _,
-                    out("zmm17") _,
-                    out("zmm18") _,
-                    out("zmm19") _,
                     $($k)*
-                    tab = in(reg) &TABLES,
-                    off = in(reg) row_offset(dir),
-                    options(pure, readonly, nostack, preserves_flags),
                 );
             }
             join64(lo, hi)
@@ -223,7 +244,10 @@ macro_rules! binop64 {
             // only. `lo` and `hi` are read after the kernel, with the inputs: they are written
             // early and do not share an input's register.
             unsafe {
-                asm!(
+                table_asm!(
+                    flags tab,
+                    dir,
+                    ["zmm16", "zmm17", "zmm18", "zmm19"],
                     $kernel,
                     $test,
                     a = in(xmm_reg) alo,
@@ -233,17 +257,10 @@ macro_rules! binop64 {
                     lo = out(xmm_reg) lo,
                     hi = out(xmm_reg) hi,
                     f = out(xmm_reg) _,
-                    out("zmm16") _,
-                    out("zmm17") _,
-                    out("zmm18") _,
-                    out("zmm19") _,
                     $($k)*
                     g = out(reg) g,
                     $($p)*
-                    tab = in(reg) tab,
-                    off = in(reg) row_offset(dir),
                     p64 = const PRE64,
-                    options(pure, readonly, nostack),
                 );
             }
             (join64(lo, hi), g & $bits != 0)
@@ -270,18 +287,15 @@ macro_rules! binop32 {
             let r: __m128;
             // SAFETY: as in the f64 kernels.
             unsafe {
-                asm!(
+                table_asm!(
+                    &TABLES,
+                    dir,
+                    ["zmm16", "zmm17", "k1"],
                     $kernel,
                     a = in(xmm_reg) v32(a),
                     b = in(xmm_reg) v32(b),
                     r = lateout(xmm_reg) r,
-                    out("zmm16") _,
-                    out("zmm17") _,
-                    out("k1") _,
                     $($k)*
-                    tab = in(reg) &TABLES,
-                    off = in(reg) row_offset(dir),
-                    options(pure, readonly, nostack, preserves_flags),
                 );
             }
             a32(r)
@@ -295,22 +309,19 @@ macro_rules! binop32 {
             let g: u32;
             // SAFETY: as in the f64 kernels with their pre-test.
             unsafe {
-                asm!(
+                table_asm!(
+                    flags tab,
+                    dir,
+                    ["zmm16", "zmm17", "k1"],
                     $kernel,
                     $test,
                     a = in(xmm_reg) v32(a),
                     b = in(xmm_reg) v32(b),
                     r = out(xmm_reg) r,
                     t = out(xmm_reg) _,
-                    out("zmm16") _,
-                    out("zmm17") _,
-                    out("k1") _,
                     $($k)*
                     g = lateout(reg) g,
                     $($p)*
-                    tab = in(reg) tab,
-                    off = in(reg) row_offset(dir),
-                    options(pure, readonly, nostack),
                 );
             }
             (a32(r), g & $bits != 0)
@@ -398,7 +409,10 @@ pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 
     let (lo, hi): (__m128d, __m128d);
     // SAFETY: as in the other kernels.
     unsafe {
-        asm!(
+        table_asm!(
+            &TABLES,
+            dir,
+            ["zmm16", "zmm17", "zmm18", "zmm19", "k1", "k2"],
             "kmovb k1, byte ptr [{tab} + {off}]",
             "kmovb k2, byte ptr [{tab} + {off} + 1]",
             "vmovapd zmm16, {c:z}",
@@ -423,15 +437,6 @@ pub(crate) fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 
             lo = lateout(xmm_reg) lo,
             hi = lateout(xmm_reg) hi,
             f = out(xmm_reg) _,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("zmm18") _,
-            out("zmm19") _,
-            out("k1") _,
-            out("k2") _,
-            tab = in(reg) &TABLES,
-            off = in(reg) row_offset(dir),
-            options(pure, readonly, nostack, preserves_flags),
         );
     }
     join64(lo, hi)
@@ -443,7 +448,10 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
     let r: __m128;
     // SAFETY: as in the other kernels.
     unsafe {
-        asm!(
+        table_asm!(
+            &TABLES,
+            dir,
+            ["zmm16", "zmm17", "k1"],
             "kmovb k1, byte ptr [{tab} + {off}]",
             "vmovaps zmm16, {c:z}",
             "vmovaps zmm17, {c:z}",
@@ -458,12 +466,6 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
             c = in(xmm_reg) v32(c),
             r = lateout(xmm_reg) r,
             f = out(xmm_reg) _,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("k1") _,
-            tab = in(reg) &TABLES,
-            off = in(reg) row_offset(dir),
-            options(pure, readonly, nostack, preserves_flags),
         );
     }
     a32(r)
@@ -478,7 +480,10 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
     let (lo, hi): (__m128d, __m128d);
     // SAFETY: as in the other kernels.
     unsafe {
-        asm!(
+        table_asm!(
+            &TABLES,
+            dir,
+            ["zmm16", "zmm17", "zmm18", "k1"],
             "kmovb k1, byte ptr [{tab} + {off}]",
             "vinsertf64x2 zmm18, {a:z}, {ahi}, 1",
             "vsqrtpd zmm16, zmm18, {{ru-sae}}",
@@ -492,13 +497,6 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
             ahi = in(xmm_reg) ahi,
             lo = out(xmm_reg) lo,
             hi = out(xmm_reg) hi,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("zmm18") _,
-            out("k1") _,
-            tab = in(reg) &TABLES,
-            off = in(reg) row_offset(dir),
-            options(pure, readonly, nostack, preserves_flags),
         );
     }
     join64(lo, hi)
@@ -510,7 +508,10 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
     let r: __m128;
     // SAFETY: as in the other kernels.
     unsafe {
-        asm!(
+        table_asm!(
+            &TABLES,
+            dir,
+            ["zmm16", "zmm17", "k1"],
             "kmovb k1, byte ptr [{tab} + {off}]",
             "vsqrtps zmm16, {a:z}, {{ru-sae}}",
             "vsqrtps zmm17, {a:z}, {{rd-sae}}",
@@ -518,12 +519,6 @@ pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
             "vblendps {r}, {r}, {a}, 8",
             a = in(xmm_reg) v32(a),
             r = out(xmm_reg) r,
-            out("zmm16") _,
-            out("zmm17") _,
-            out("k1") _,
-            tab = in(reg) &TABLES,
-            off = in(reg) row_offset(dir),
-            options(pure, readonly, nostack, preserves_flags),
         );
     }
     a32(r)
@@ -562,7 +557,10 @@ macro_rules! native64 {
             // SAFETY: the processor has AVX-512F, DQ and VL (the function's target features);
             // the assembly reads the tables only and writes its declared operands only.
             unsafe {
-                asm!(
+                table_asm!(
+                    &TABLES,
+                    dir,
+                    ["zmm16", "zmm17"],
                     concat!($insn, " zmm16, {a:z}, {b:z}, {{ru-sae}}"),
                     concat!($insn, " zmm17, {a:z}, {b:z}, {{rd-sae}}"),
                     "vorpd {r}, {a}, {b}",
@@ -571,13 +569,8 @@ macro_rules! native64 {
                     a = in(ymm_reg) a,
                     b = in(ymm_reg) b,
                     r = out(ymm_reg) r,
-                    out("zmm16") _,
-                    out("zmm17") _,
-                    tab = in(reg) &TABLES,
-                    off = in(reg) row_offset(dir),
                     sel = const SEL64,
                     lane3 = const LANE3,
-                    options(pure, readonly, nostack, preserves_flags),
                 );
             }
             r

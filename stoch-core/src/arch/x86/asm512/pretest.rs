@@ -49,7 +49,7 @@ macro_rules! noise_max64 {
 ///
 /// In `f64`, since no `f32` value and no difference of two is subnormal there: on Intel
 /// processors, an addition whose result is subnormal, or a product with a subnormal operand or
-/// result, takes a microcode assist of about 100 cycles. The differences of the samples of a
+/// result, takes a microcode assist. The differences of the samples of a
 /// value below about 2⁻¹⁰³ are subnormal, and random rounding keeps values from underflowing
 /// to zero, so a decaying field (the `overhead` example's wave) would pay it in every pre-test
 /// (docs/performance.md, "Subnormal numbers"). In registers 20 and 21: a write of

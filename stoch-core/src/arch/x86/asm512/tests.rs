@@ -20,7 +20,8 @@ fn in_use() -> Option<u64> {
 /// Every kernel, alone and with its pre-test, leaves the upper halves of `zmm0`-`zmm15` out
 /// of use (state components 2 and 6), as the legacy-SSE code of a build for the default
 /// target needs: with them in use, every SSE instruction pays for merging them (an `f32`
-/// pre-test that wrote `ymm` registers made the `overhead` example's wave many times slower).
+/// pre-test that wrote `ymm` registers did that to the `overhead` example's wave; see
+/// docs/performance.md).
 /// Only in a build without AVX, whose own code cannot put them
 /// in use.
 #[cfg(not(target_feature = "avx"))]
@@ -41,56 +42,32 @@ fn kernels_leave_the_upper_halves_unused() {
     let (a64, b64) = ([1.5, 1.5, 1.5, 0.0], [-1.25, -1.25, -1.25, 0.0]);
     let (a32, b32) = ([1.5f32, 1.5, 1.5, 0.0], [-1.25f32, -1.25, -1.25, 0.0]);
     let dir = crate::runtime::rng::dir_word(1);
-    let runs: [(&str, &dyn Fn()); 16] = [
-        ("add_f64", &|| {
-            let _ = black_box(add_f64(black_box(a64), b64, dir));
-        }),
-        ("mul_f64", &|| {
-            let _ = black_box(mul_f64(black_box(a64), b64, dir));
-        }),
-        ("div_f64", &|| {
-            let _ = black_box(div_f64(black_box(a64), b64, dir));
-        }),
-        ("add_f32", &|| {
-            let _ = black_box(add_f32(black_box(a32), b32, dir));
-        }),
-        ("mul_f32", &|| {
-            let _ = black_box(mul_f32(black_box(a32), b32, dir));
-        }),
-        ("div_f32", &|| {
-            let _ = black_box(div_f32(black_box(a32), b32, dir));
-        }),
-        ("add_pre_f64", &|| {
-            let _ = black_box(add_pre_f64(black_box(a64), b64, dir, tab));
-        }),
-        ("mul_pre_f64", &|| {
-            let _ = black_box(mul_pre_f64(black_box(a64), b64, dir, tab));
-        }),
-        ("div_pre_f64", &|| {
-            let _ = black_box(div_pre_f64(black_box(a64), b64, dir, tab));
-        }),
-        ("add_pre_f32", &|| {
-            let _ = black_box(add_pre_f32(black_box(a32), b32, dir, tab));
-        }),
-        ("mul_pre_f32", &|| {
-            let _ = black_box(mul_pre_f32(black_box(a32), b32, dir, tab));
-        }),
-        ("div_pre_f32", &|| {
-            let _ = black_box(div_pre_f32(black_box(a32), b32, dir, tab));
-        }),
-        ("fma_f64", &|| {
-            let _ = black_box(fma_f64(black_box(a64), b64, a64, dir));
-        }),
-        ("sqrt_f32", &|| {
-            let _ = black_box(sqrt_f32(black_box(a32), dir));
-        }),
-        ("sqrt_f64", &|| {
-            let _ = black_box(sqrt_f64(black_box(a64), dir));
-        }),
-        ("fma_f32", &|| {
-            let _ = black_box(fma_f32(black_box(a32), b32, a32, dir));
-        }),
-    ];
+    // Each kernel's name and a closure that runs it once on the arguments given.
+    macro_rules! runs {
+        ($($kernel:ident($($arg:expr),*);)*) => {
+            [$((stringify!($kernel), &|| {
+                let _ = black_box($kernel($($arg),*));
+            }),)*]
+        };
+    }
+    let runs: [(&str, &dyn Fn()); 16] = runs!(
+        add_f64(black_box(a64), b64, dir);
+        mul_f64(black_box(a64), b64, dir);
+        div_f64(black_box(a64), b64, dir);
+        add_f32(black_box(a32), b32, dir);
+        mul_f32(black_box(a32), b32, dir);
+        div_f32(black_box(a32), b32, dir);
+        add_pre_f64(black_box(a64), b64, dir, tab);
+        mul_pre_f64(black_box(a64), b64, dir, tab);
+        div_pre_f64(black_box(a64), b64, dir, tab);
+        add_pre_f32(black_box(a32), b32, dir, tab);
+        mul_pre_f32(black_box(a32), b32, dir, tab);
+        div_pre_f32(black_box(a32), b32, dir, tab);
+        fma_f64(black_box(a64), b64, a64, dir);
+        sqrt_f32(black_box(a32), dir);
+        sqrt_f64(black_box(a64), dir);
+        fma_f32(black_box(a32), b32, a32, dir);
+    );
     for (name, run) in runs {
         // SAFETY: `vzeroupper` changes only upper halves, which a build without AVX holds
         // nothing in.
