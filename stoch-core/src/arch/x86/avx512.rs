@@ -45,7 +45,8 @@ fn a32(v: __m512) -> L32 {
 // embedded rounding needs a 512-bit instruction, and a processor that splits those in two
 // halves pays twice for each.
 
-/// `a | b` on the four `f64` lanes, widened.
+/// `a | b` on the four `f64` lanes, widened (the sum and product of a build without DQ and VL).
+#[cfg(not(all(target_feature = "avx512dq", target_feature = "avx512vl")))]
 #[inline(always)]
 fn or64(a: L64, b: L64) -> __m512d {
     // SAFETY: as above.
@@ -116,13 +117,10 @@ pub(crate) unsafe fn mul_f64(a: L64, b: L64, dir: u32) -> L64 {
 }
 #[inline(always)]
 pub(crate) unsafe fn div_f64(a: L64, b: L64, dir: u32) -> L64 {
-    let (x, y) = (v64(a), v64(b));
-    // SAFETY: AVX-512F is enabled for this target.
-    unsafe {
-        let up = _mm512_mask_div_round_pd::<RU>(or64(a, b), SAMPLES, x, y);
-        let dn = _mm512_div_round_pd::<RD>(x, y);
-        a64(_mm512_mask_blend_pd(down(dir), up, dn))
-    }
+    // The AVX2 kernel: one 256-bit division and an exact remainder by FMA cost less than two
+    // 512-bit divisions with embedded rounding (docs/performance.md).
+    // SAFETY: AVX-512F implies AVX2 and FMA.
+    L64(unsafe { super::avx2::div_f64(a.0, b.0, dir) })
 }
 #[inline(always)]
 pub(crate) unsafe fn fma_f64(a: L64, b: L64, c: L64, dir: u32) -> L64 {
@@ -138,12 +136,9 @@ pub(crate) unsafe fn fma_f64(a: L64, b: L64, c: L64, dir: u32) -> L64 {
 }
 #[inline(always)]
 pub(crate) unsafe fn sqrt_f64(a: L64, dir: u32) -> L64 {
-    let a = v64(a);
-    // SAFETY: AVX-512F is enabled for this target.
-    unsafe {
-        let up = _mm512_mask_sqrt_round_pd::<RU>(a, SAMPLES, a);
-        a64(_mm512_mask_sqrt_round_pd::<RD>(up, down(dir), a))
-    }
+    // The AVX2 kernel, as for the quotient.
+    // SAFETY: AVX-512F implies AVX2 and FMA.
+    L64(unsafe { super::avx2::sqrt_f64(a.0, dir) })
 }
 
 /// A native build with DQ and VL runs the assembly kernel of the run-time path
