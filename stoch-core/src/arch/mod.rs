@@ -161,6 +161,41 @@ macro_rules! route {
     }};
 }
 
+/// The start of `+` (`$op` 0), `*` (1) and `/` (2) in a build without AVX-512, part of this
+/// module's dispatch (expanded in `ops::arith`, whose slow path `$hit` it takes): as
+/// [`mode`](crate::runtime::path::mode) says, returns from the operation the run-time AVX-512
+/// kernel with its fused pre-test (the hit taking the slow path `$hit`, a closure of the result
+/// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
+/// alone; goes on to the operation's other paths where the portable path runs. A macro, not a
+/// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's running
+/// value in memory (docs/performance.md, "Measurements behind the kernels' forms").
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+macro_rules! fast_op {
+    ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
+        let mode = crate::runtime::path::mode();
+        if mode & crate::runtime::path::mode_bit($op, true) != 0 && !$exact {
+            let (v, hit) = T::rt512_fused($op, $a.v, $b.v, $dir);
+            let $r = Stochastic { v };
+            if hit {
+                hit_is_rare();
+                return $hit;
+            }
+            return $r;
+        }
+        if mode
+            & (crate::runtime::path::mode_bit($op, true)
+                | crate::runtime::path::mode_bit($op, false))
+            != 0
+        {
+            return Stochastic {
+                v: T::rt512_alone($op, $a.v, $b.v, $dir),
+            };
+        }
+    };
+}
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+pub(crate) use fast_op;
+
 /// The lanes, constants and dispatch (AVX-512 or portable) that are the same for both types.
 macro_rules! dispatch {
     (

@@ -10,47 +10,17 @@ use super::checks::*;
     target_feature = "fma"
 ))]
 use super::pretest::vector;
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+use crate::arch::fast_op;
 use crate::runtime::state::COLLAPSE_BIT;
 use crate::runtime::{rng, state};
 use crate::{StochFloat, Stochastic};
 
-/// The start of `+` (`$op` 0), `*` (1) and `/` (2) in a build without AVX-512: as
-/// [`mode`](crate::runtime::path::mode) says, returns from the operation the run-time AVX-512
-/// kernel with its fused pre-test (the hit taking the slow path `$hit`, a closure of the result
-/// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
-/// alone; goes on to the operation's other paths where the portable path runs. A macro, not a
-/// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's running
-/// value in memory (docs/performance.md, "Measurements behind the kernels' forms").
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-macro_rules! rt512_op {
-    ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
-        let mode = crate::runtime::path::mode();
-        if mode & crate::runtime::path::mode_bit($op, true) != 0 && !$exact {
-            let (v, hit) = T::rt512_fused($op, $a.v, $b.v, $dir);
-            let $r = Stochastic { v };
-            if hit {
-                hit_is_rare();
-                return $hit;
-            }
-            return $r;
-        }
-        if mode
-            & (crate::runtime::path::mode_bit($op, true)
-                | crate::runtime::path::mode_bit($op, false))
-            != 0
-        {
-            return Stochastic {
-                v: T::rt512_alone($op, $a.v, $b.v, $dir),
-            };
-        }
-    };
-}
-
-/// The rest of `+` (`$op` 0), `*` (1) and `/` (2), kernel `T::$kernel`, after `rt512_op!`:
+/// The rest of `+` (`$op` 0), `*` (1) and `/` (2), kernel `T::$kernel`, after `fast_op!`:
 /// the kernel alone where `$skip` says no check is wanted; else the kernel with its fused
 /// pre-test where [`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre) has one (a hit takes
 /// `$hit`), else the kernel and then `$check`, both of the result `$r`. A macro for the same
-/// reason as `rt512_op!`.
+/// reason as `fast_op!`.
 macro_rules! checked_op {
     (
         $op:literal,
@@ -101,7 +71,7 @@ pub(super) fn add_op<T: StochFloat>(
     // The random bits first: their first draw reads the environment's configuration.
     let dir = rng::dir2();
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-    rt512_op!(0, a, b, dir, false, |r| add_hit(
+    fast_op!(0, a, b, dir, false, |r| add_hit(
         a,
         b,
         r,
@@ -133,7 +103,7 @@ pub(super) fn mul_op<T: StochFloat>(
 ) -> Stochastic<T> {
     let dir = rng::dir2();
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-    rt512_op!(1, a, b, dir, exact_product(&a, &b), |r| mul_hit(
+    fast_op!(1, a, b, dir, exact_product(&a, &b), |r| mul_hit(
         a,
         b,
         None,
@@ -189,7 +159,7 @@ pub(super) fn div_op<T: StochFloat>(
 ) -> Stochastic<T> {
     let dir = rng::dir2();
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-    rt512_op!(2, a, b, dir, false, |r| div_hit(
+    fast_op!(2, a, b, dir, false, |r| div_hit(
         a,
         b,
         r,
