@@ -1,6 +1,6 @@
 //! Random rounding of the math functions (DESIGN §2): each sample of `f(a)` is the standard
 //! library's result `w = f(a)` moved one ulp down or up at random, x and y independently and z
-//! opposite to y. The exact rule (`rounding::nudge`): `w` stays when it is a zero, ±∞ or NaN; a
+//! opposite to y. The exact rule (`math::nudge`): `w` stays when it is a zero, ±∞ or NaN; a
 //! step past `±MAX` (which would be ±∞) stays at `±MAX`; otherwise down is `w.next_down()` and up
 //! `w.next_up()`.
 //!

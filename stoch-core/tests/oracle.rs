@@ -4,12 +4,13 @@
 //! a result must be exactly the round-up (RU) or the round-down (RD) of the exact result (both
 //! are the exact result when it is representable). Three paths are checked:
 //!
-//! * the dispatching kernels `Kernels::{add3, mul3, div3, fma3, sqrt3}` (AVX-512 with embedded
-//!   rounding when compiled in, otherwise the portable path), three independent operand tuples
+//! * the dispatched kernels (`__private::kernels::dispatch3`: the path the operators run), three
+//!   independent operand tuples
 //!   per call (one per sample), with the direction bits chosen by the test, so the direction of
 //!   each sample is checked too: bit 0 set means x rounds down, bit 1 set means y rounds down,
 //!   z rounds opposite to y;
-//! * `rounding::portable3`, the error-free-transformation path, on the same operands;
+//! * each path's kernels run directly (`__private::kernels::kernel3`: portable, AVX2, AVX-512,
+//!   where the processor has them), on the same operands;
 //! * the public operators on `Stochastic` (`Sf32`/`Sf64`), with the library's own random bits:
 //!   every sample RU or RD, z always opposite to y when inexact, and each sample rounding up
 //!   with frequency 1/2 ± 0.01.

@@ -86,12 +86,12 @@ pub trait Kernels: Portable + Sized + Copy {
     /// assembly block, the pre-test of the operation's checks (see `ops`): the result's lanes
     /// and whether the pre-test passed. `None` on every other path, where the compiler's code
     /// runs the same pre-test after the kernel. (The operations of a build without AVX-512 run
-    /// that path's fused blocks through `rt512::mode` first, for both types, and reach this
+    /// that path's fused blocks through `runtime::path::mode` (in `fast_op!`) first, for both types, and reach this
     /// only as a fallback: see the definition.)
     fn rt512_pre(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Option<(Self::Lanes, bool)>;
     /// The run-time AVX-512 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with its fused
     /// pre-test, without asking whether that path runs: for [`Kernels::rt512_pre`], and for the
-    /// operations once `rt512::mode` said so.
+    /// operations once `runtime::path::mode` (in `fast_op!`) said so.
     #[cfg(all(
         target_arch = "x86_64",
         any(
@@ -340,7 +340,7 @@ macro_rules! dispatch {
                 )
             ))]
             {
-                // The operations of a build without AVX-512 ask `rt512::mode` first and reach
+                // The operations of a build without AVX-512 ask `runtime::path::mode` (in `fast_op!`) first and reach
                 // this where the portable path runs (`on` then says no) or while another thread
                 // sets that byte. For `f64` (`fallback`) this answer keeps the compiler's loop
                 // layout fast; for `f32` it would put a running sum in memory (this copy hands
