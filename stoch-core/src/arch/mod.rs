@@ -145,12 +145,9 @@ macro_rules! route {
         }
         #[cfg(all(target_arch = "x86_64", not(all(target_feature = "avx2", target_feature = "fma"))))]
         {
-            // `f64` only: the call, which may change every vector register, made the compiler
-            // keep the `f32` loops' values in memory on the run-time AVX-512 path too
-            // (docs/performance.md), so `f32` stays on the portable path here.
-            if core::mem::size_of::<$l>() == 32 && crate::runtime::path::avx2_on() {
+            if crate::runtime::path::avx2_on() {
                 // SAFETY: the process chose AVX2 only where the processor has AVX2 and FMA.
-                return unsafe { x86::avx2::rt::$k($($x,)+ $dir) };
+                return Self::load(unsafe { x86::avx2::asm::$k($(Self::store($x),)+ $dir) });
             }
             Self::load(portable::lanes4::$p($(Self::store($x),)+ $dir))
         }
@@ -286,6 +283,11 @@ macro_rules! dispatch {
                     });
                 }
                 if path == Path::Avx2 && crate::runtime::path::avx2_available() {
+                    // The kernels the operators run: the intrinsics where the build's target has
+                    // AVX2 and FMA, the inline assembly elsewhere.
+                    #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
+                    use x86::avx2::asm as v;
+                    #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
                     use x86::avx2::rt as v;
                     // SAFETY: the processor has AVX2 and FMA (tested above).
                     return Some(unsafe {
@@ -421,9 +423,8 @@ pub(crate) fn describe() -> &'static str {
         }
         Path::Avx2 if native2 => "AVX2 vectors with hardware FMA (the build's target)",
         Path::Avx2 => {
-            "AVX2 vectors with hardware FMA for f64, chosen at run time (a call per operation; \
-             f32 runs the portable path: the build's target has no AVX2, and \
-             RUSTFLAGS=\"-C target-cpu=native\" inlines the kernels for both types)"
+            "AVX2 vectors with hardware FMA, chosen at run time (inline assembly: the build's \
+             target has no AVX2)"
         }
         Path::Portable if HARDWARE_FMA => "portable error-free transformations, hardware FMA",
         Path::Portable => {

@@ -635,6 +635,15 @@ fn from32(a: [f32; 4]) -> __m128 {
     unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
 }
 
+#[cfg(any(test, not(all(target_feature = "avx2", target_feature = "fma"))))]
+pub(crate) mod asm;
+/// The intrinsics kernels as functions with AVX2 and FMA, for the tests of every build and
+/// `Kernels::path4` in a build with those features.
+#[cfg(any(test, all(target_feature = "avx2", target_feature = "fma")))]
+#[cfg_attr(
+    not(all(target_feature = "avx2", target_feature = "fma")),
+    allow(dead_code)
+)]
 pub(crate) mod rt;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,857 @@
+//! The AVX2 + FMA kernels from inline assembly, for builds whose target lacks AVX2 and FMA (the
+//! default `x86-64` target above all) on a processor that has them: the path the process
+//! chose at run time ([`crate::runtime::path`]).
+//!
+//! Contract: where the processor has AVX2 and FMA, each kernel gives the portable path's samples
+//! for the same random bits, through assembly that needs no target feature from the compiler
+//! and so inlines into the user's loop (a function with the features would be a call per
+//! operation, and a call may change every vector register: docs/performance.md).
+//!
+//! - Only VEX-encoded 128-bit instructions, on registers the compiler allocates: they write no
+//!   upper half, so the legacy SSE code around them pays no transition, and a caller built with
+//!   AVX holds nothing there that they could change. An `f64` value is two registers (samples
+//!   x and y; sample z and the flags lane), one block each; an `f32` value one.
+//! - The algorithms are the intrinsics kernels' ([`super`]), in the value's own type: TwoSum's
+//!   comparison for `+`, the exact product error, remainder and square remainder by one FMA for
+//!   `*`, `/` and `sqrt`, Boldo and Muller's ErrFma for `mul_add`. A lane whose error term could
+//!   underflow or whose TwoSums could overflow (and every non-finite one) is marked in a
+//!   `movmsk`; a value with a marked sample takes the portable path, out of line.
+//! - The constants and the direction rows are one static per type, [`C64`] and [`C32`], read
+//!   as memory operands at the offsets the text names (checked at compile time below).
+
+use core::arch::asm;
+use core::arch::x86_64::__m128;
+
+use crate::arch::portable::lanes4 as portable;
+use crate::runtime::rng::row_offset;
+
+#[cfg(test)]
+mod tests;
+
+/// A row of the direction tables: one 32-byte row per direction code, the `f64` halves at
+/// bytes 0 and 16 (an `f32` row uses its first 16 bytes).
+type Row = [u64; 4];
+
+/// The constants of one type, as the kernels' text reads them: byte offsets 0 (`down`), 128
+/// (`dsign`), then 16 bytes each from 256 in field order.
+#[repr(C, align(64))]
+pub(crate) struct Consts {
+    /// Per direction code, all ones in the lanes of the samples that round down.
+    down: [Row; 4],
+    /// The same rows with only the sign bit set in those lanes.
+    dsign: [Row; 4],
+    /// All bits but the sign (256).
+    abs: [u64; 2],
+    /// The sign bit (272).
+    sign: [u64; 2],
+    /// Integer 1 per lane (288).
+    one: [u64; 2],
+    /// Zero (304).
+    zero: [u64; 2],
+    /// A sum whose operands or result reach this magnitude takes the portable path (`s − a`
+    /// could overflow) (320).
+    limit: [u64; 2],
+    /// A product, quotient or radicand below this magnitude may have an error term that
+    /// underflows (336).
+    tiny: [u64; 2],
+    /// +∞ (352).
+    inf: [u64; 2],
+    /// Below this magnitude the TwoSums of a fused multiply-add cannot overflow (368).
+    huge: [u64; 2],
+}
+
+const _: () = {
+    assert!(core::mem::offset_of!(Consts, dsign) == 128);
+    assert!(core::mem::offset_of!(Consts, abs) == 256);
+    assert!(core::mem::offset_of!(Consts, sign) == 272);
+    assert!(core::mem::offset_of!(Consts, one) == 288);
+    assert!(core::mem::offset_of!(Consts, zero) == 304);
+    assert!(core::mem::offset_of!(Consts, limit) == 320);
+    assert!(core::mem::offset_of!(Consts, tiny) == 336);
+    assert!(core::mem::offset_of!(Consts, inf) == 352);
+    assert!(core::mem::offset_of!(Consts, huge) == 368);
+};
+
+/// The byte offsets of [`Consts`]' fields, as text for the templates.
+macro_rules! at {
+    (dsign) => {
+        "128"
+    };
+    (abs) => {
+        "256"
+    };
+    (sign) => {
+        "272"
+    };
+    (one) => {
+        "288"
+    };
+    (zero) => {
+        "304"
+    };
+    (limit) => {
+        "320"
+    };
+    (tiny) => {
+        "336"
+    };
+    (inf) => {
+        "352"
+    };
+    (huge) => {
+        "368"
+    };
+}
+
+/// Direction rows from a lane's bits (`lane(on)` for the three samples, 0 for the flags lane),
+/// `f64` lanes or pairs of `f32` lanes.
+const fn rows(mark: u64, per_lane: bool) -> [Row; 4] {
+    let mut t = [[0u64; 4]; 4];
+    let mut code = 0;
+    while code < 4 {
+        let on = [code & 1 != 0, code & 2 != 0, code & 2 == 0];
+        let mut i = 0;
+        while i < 3 {
+            if on[i] {
+                if per_lane {
+                    t[code][i] = mark;
+                } else {
+                    // f32 lane i is half i % 2 of u64 i / 2.
+                    t[code][i / 2] |= (mark & 0xffff_ffff) << (32 * (i % 2));
+                }
+            }
+            i += 1;
+        }
+        code += 1;
+    }
+    t
+}
+
+const fn pair(v: u64) -> [u64; 2] {
+    [v, v]
+}
+
+const fn pair32(v: u32) -> [u64; 2] {
+    let w = (v as u64) << 32 | v as u64;
+    [w, w]
+}
+
+/// The `f64` constants.
+pub(crate) static C64: Consts = Consts {
+    down: rows(u64::MAX, true),
+    dsign: rows(1 << 63, true),
+    abs: pair(i64::MAX as u64),
+    sign: pair(1 << 63),
+    one: pair(1),
+    zero: pair(0),
+    limit: pair(8.0e307f64.to_bits()),
+    tiny: pair(crate::arch::portable::TWO_M969.to_bits()),
+    inf: pair(f64::INFINITY.to_bits()),
+    huge: pair(super::TWO_1000.to_bits()),
+};
+
+/// The `f32` constants: as in `f64`, the bounds scaled to `f32`'s range (2⁻¹⁰⁰ for the error
+/// terms, which underflow below about 2⁻¹⁰²; 2¹⁰⁰ for ErrFma's TwoSums).
+pub(crate) static C32: Consts = Consts {
+    down: rows(0xffff_ffff, false),
+    dsign: rows(1 << 31, false),
+    abs: pair32(i32::MAX as u32),
+    sign: pair32(1 << 31),
+    one: pair32(1),
+    zero: pair32(0),
+    limit: pair32(1.6e38f32.to_bits()),
+    tiny: pair32(7.888_609e-31f32.to_bits()),
+    inf: pair32(f32::INFINITY.to_bits()),
+    huge: pair32(1.267_650_6e30f32.to_bits()),
+};
+
+/// The result `{s}` moved one unit toward −∞ in the down lanes and toward +∞ in the others
+/// where `{t}` (the lanes whose error points the drawn way) is all ones, into `$r`: +1 on the
+/// bits toward the value's own sign, −1 the other way. `$p` is `ps` or `pd`; `$neg` the
+/// instructions that put the sign mask of `{s}` in `{x}`; `$add` the lane-wide integer add.
+macro_rules! step {
+    ($neg:expr, $add:literal) => {
+        concat!(
+            $neg,
+            "vpxor {x}, {x}, xmmword ptr [{tab} + {off}]\n",
+            "vpor {x}, {x}, xmmword ptr [{tab} + ",
+            at!(one),
+            "]\n",
+            "vpand {x}, {x}, {t}\n",
+            $add,
+            " {r}, {s}, {x}\n",
+        )
+    };
+}
+
+/// `{t}` all ones where the error `{t}` is nonzero and points the drawn way (negative in the
+/// down lanes, positive in the others): its sign flipped in the down lanes, then `> 0`.
+macro_rules! points {
+    ($p:literal) => {
+        concat!(
+            "vxorp",
+            $p,
+            " {t}, {t}, xmmword ptr [{tab} + {off} + ",
+            at!(dsign),
+            "]\n",
+            "vcmpp",
+            $p,
+            " {t}, {t}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0x1e\n",
+        )
+    };
+}
+
+/// `$p` lanes: `a + b` into `{r}` (flags lane: `{f}`, the operands' OR), the rare lanes'
+/// mask in `{g}`.
+macro_rules! add_text {
+    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+        concat!(
+            "vaddp",
+            $p,
+            " {s}, {a}, {b}\n",
+            // Rare: max(|a|, |b|, |s|) not below the limit (a NaN sum, the last operand of
+            // `max`, passes on).
+            "vandp",
+            $p,
+            " {t}, {a}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vandp",
+            $p,
+            " {u}, {b}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vcmpp",
+            $p,
+            " {w}, {t}, {u}, 0x1d\n",
+            "vmaxp",
+            $p,
+            " {t}, {t}, {u}\n",
+            "vandp",
+            $p,
+            " {u}, {s}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vmaxp",
+            $p,
+            " {t}, {t}, {u}\n",
+            "vcmpp",
+            $p,
+            " {t}, {t}, xmmword ptr [{tab} + ",
+            at!(limit),
+            "], 0x15\n",
+            "vmovmskp",
+            $p,
+            " {g:e}, {t}\n",
+            // Fast2Sum on the operands ordered by magnitude (`{w}`: |a| ≥ |b|): the error
+            // `small − (s − big)` is exact, and its sign is a comparison of `small` with
+            // `s − big`, made `>` in the up lanes and `<` in the down ones by flipping both
+            // signs there.
+            "vblendvp",
+            $p,
+            " {u}, {b}, {a}, {w}\n",
+            "vblendvp",
+            $p,
+            " {w}, {a}, {b}, {w}\n",
+            "vsubp",
+            $p,
+            " {u}, {s}, {u}\n",
+            "vmovap",
+            $p,
+            " {t}, xmmword ptr [{tab} + {off} + ",
+            at!(dsign),
+            "]\n",
+            "vxorp",
+            $p,
+            " {w}, {w}, {t}\n",
+            "vxorp",
+            $p,
+            " {u}, {u}, {t}\n",
+            "vcmpp",
+            $p,
+            " {t}, {w}, {u}, 0x1e\n",
+            step!($neg, $add),
+            // An exact zero sum rounded down is −0 unless both operands are +0: the OR of
+            // their signs where the sum is zero in a down lane.
+            "vorp",
+            $p,
+            " {f}, {a}, {b}\n",
+            "vcmpp",
+            $p,
+            " {t}, {s}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0\n",
+            "vandp",
+            $p,
+            " {t}, {t}, xmmword ptr [{tab} + {off} + ",
+            at!(dsign),
+            "]\n",
+            "vandp",
+            $p,
+            " {t}, {t}, {f}\n",
+            "vorp",
+            $p,
+            " {r}, {r}, {t}\n",
+            $flags,
+        )
+    };
+}
+
+/// `$p` lanes: `a · b` into `{r}`, the error `a·b − p` exact by one FMA unless the product is
+/// below the tiny bound with no zero operand (or not finite): those lanes in `{g}`.
+macro_rules! mul_text {
+    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+        concat!(
+            "vmulp",
+            $p,
+            " {s}, {a}, {b}\n",
+            "vandp",
+            $p,
+            " {t}, {s}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vcmpp",
+            $p,
+            " {u}, {t}, xmmword ptr [{tab} + ",
+            at!(inf),
+            "], 0x15\n",
+            "vcmpp",
+            $p,
+            " {t}, {t}, xmmword ptr [{tab} + ",
+            at!(tiny),
+            "], 0x11\n",
+            "vcmpp",
+            $p,
+            " {w}, {a}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0\n",
+            "vcmpp",
+            $p,
+            " {f}, {b}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0\n",
+            "vorp",
+            $p,
+            " {w}, {w}, {f}\n",
+            "vandnp",
+            $p,
+            " {t}, {w}, {t}\n",
+            "vorp",
+            $p,
+            " {t}, {t}, {u}\n",
+            "vmovmskp",
+            $p,
+            " {g:e}, {t}\n",
+            "vmovap",
+            $p,
+            " {t}, {s}\n",
+            "vfmsub231p",
+            $p,
+            " {t}, {a}, {b}\n",
+            points!($p),
+            step!($neg, $add),
+            "vorp",
+            $p,
+            " {f}, {a}, {b}\n",
+            $flags,
+        )
+    };
+}
+
+/// `$p` lanes: `a / b` into `{r}`, the remainder `a − q·b` exact by one FMA (its sign times
+/// that of `b` is the error's) unless the quotient or the dividend is below the tiny bound
+/// with a nonzero dividend (or the quotient is not finite): those lanes in `{g}`. An infinite
+/// divisor and a zero dividend leave the remainder NaN, which moves nothing: the zero quotient
+/// is exact.
+macro_rules! div_text {
+    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+        concat!(
+            "vdivp",
+            $p,
+            " {s}, {a}, {b}\n",
+            "vandp",
+            $p,
+            " {t}, {s}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vcmpp",
+            $p,
+            " {u}, {t}, xmmword ptr [{tab} + ",
+            at!(inf),
+            "], 0x15\n",
+            "vandp",
+            $p,
+            " {w}, {a}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vminp",
+            $p,
+            " {t}, {t}, {w}\n",
+            "vcmpp",
+            $p,
+            " {t}, {t}, xmmword ptr [{tab} + ",
+            at!(tiny),
+            "], 0x11\n",
+            "vcmpp",
+            $p,
+            " {w}, {a}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0\n",
+            "vandnp",
+            $p,
+            " {t}, {w}, {t}\n",
+            "vorp",
+            $p,
+            " {t}, {t}, {u}\n",
+            "vmovmskp",
+            $p,
+            " {g:e}, {t}\n",
+            "vmovap",
+            $p,
+            " {t}, {a}\n",
+            "vfnmadd231p",
+            $p,
+            " {t}, {s}, {b}\n",
+            "vandp",
+            $p,
+            " {u}, {b}, xmmword ptr [{tab} + ",
+            at!(sign),
+            "]\n",
+            "vxorp",
+            $p,
+            " {t}, {t}, {u}\n",
+            points!($p),
+            step!($neg, $add),
+            "vorp",
+            $p,
+            " {f}, {a}, {b}\n",
+            $flags,
+        )
+    };
+}
+
+/// `$p` lanes: `sqrt(a)` into `{r}` (flags lane: `{a}`'s), the remainder `x − q²` exact by
+/// one FMA unless `x` is below the tiny bound and not zero (or the root not finite): those
+/// lanes in `{g}`.
+macro_rules! sqrt_text {
+    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+        concat!(
+            "vsqrtp",
+            $p,
+            " {s}, {a}\n",
+            "vcmpp",
+            $p,
+            " {u}, {s}, xmmword ptr [{tab} + ",
+            at!(inf),
+            "], 0x15\n",
+            "vcmpp",
+            $p,
+            " {t}, {a}, xmmword ptr [{tab} + ",
+            at!(tiny),
+            "], 0x11\n",
+            "vcmpp",
+            $p,
+            " {w}, {a}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0\n",
+            "vandnp",
+            $p,
+            " {t}, {w}, {t}\n",
+            "vorp",
+            $p,
+            " {t}, {t}, {u}\n",
+            "vmovmskp",
+            $p,
+            " {g:e}, {t}\n",
+            "vmovap",
+            $p,
+            " {t}, {a}\n",
+            "vfnmadd231p",
+            $p,
+            " {t}, {s}, {s}\n",
+            points!($p),
+            step!($neg, $add),
+            "vmovap",
+            $p,
+            " {f}, {a}\n",
+            $flags,
+        )
+    };
+}
+
+/// `$p` lanes: `a·b + c` into `{r}` by ErrFma (see [`super::fma_f64`]): with `(u1, u2)` the
+/// exact product, `(v1, v2) = TwoSum(c, u2)`, `(w1, w2) = TwoSum(u1, v1)` and
+/// `t = (w1 − r) + w2`, the error is `t + v2`, whose sign is a comparison of `t` with `−v2`.
+/// Rare (`{g}`): a product below the tiny bound with no zero factor, or anything not below the
+/// huge bound (a NaN result passes on through `max`).
+macro_rules! fma_text {
+    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+        concat!(
+            "vmovap",
+            $p,
+            " {s}, {c}\n",
+            "vfmadd231p",
+            $p,
+            " {s}, {a}, {b}\n",
+            "vmulp",
+            $p,
+            " {u}, {a}, {b}\n",
+            "vandp",
+            $p,
+            " {t}, {u}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vcmpp",
+            $p,
+            " {w}, {t}, xmmword ptr [{tab} + ",
+            at!(tiny),
+            "], 0x11\n",
+            "vcmpp",
+            $p,
+            " {x}, {a}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0\n",
+            "vcmpp",
+            $p,
+            " {y}, {b}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0\n",
+            "vorp",
+            $p,
+            " {x}, {x}, {y}\n",
+            "vandnp",
+            $p,
+            " {w}, {x}, {w}\n",
+            "vandp",
+            $p,
+            " {x}, {c}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vmaxp",
+            $p,
+            " {t}, {t}, {x}\n",
+            "vandp",
+            $p,
+            " {x}, {s}, xmmword ptr [{tab} + ",
+            at!(abs),
+            "]\n",
+            "vmaxp",
+            $p,
+            " {t}, {t}, {x}\n",
+            "vcmpp",
+            $p,
+            " {t}, {t}, xmmword ptr [{tab} + ",
+            at!(huge),
+            "], 0x15\n",
+            "vorp",
+            $p,
+            " {t}, {t}, {w}\n",
+            "vmovmskp",
+            $p,
+            " {g:e}, {t}\n",
+            // u2, then (v1 = {w}, v2 = {f}) = TwoSum(c, u2).
+            "vmovap",
+            $p,
+            " {t}, {u}\n",
+            "vfmsub231p",
+            $p,
+            " {t}, {a}, {b}\n",
+            "vaddp",
+            $p,
+            " {w}, {c}, {t}\n",
+            "vsubp",
+            $p,
+            " {x}, {w}, {c}\n",
+            "vsubp",
+            $p,
+            " {y}, {w}, {x}\n",
+            "vsubp",
+            $p,
+            " {y}, {c}, {y}\n",
+            "vsubp",
+            $p,
+            " {x}, {t}, {x}\n",
+            "vaddp",
+            $p,
+            " {f}, {y}, {x}\n",
+            // (w1 = {t}, w2 = {y}) = TwoSum(u1, v1); then t = (w1 − r) + w2.
+            "vaddp",
+            $p,
+            " {t}, {u}, {w}\n",
+            "vsubp",
+            $p,
+            " {x}, {t}, {u}\n",
+            "vsubp",
+            $p,
+            " {y}, {t}, {x}\n",
+            "vsubp",
+            $p,
+            " {y}, {u}, {y}\n",
+            "vsubp",
+            $p,
+            " {x}, {w}, {x}\n",
+            "vaddp",
+            $p,
+            " {y}, {y}, {x}\n",
+            "vsubp",
+            $p,
+            " {t}, {t}, {s}\n",
+            "vaddp",
+            $p,
+            " {t}, {t}, {y}\n",
+            // t > −v2 in the up lanes, t < −v2 in the down ones (both signs flipped there).
+            "vxorp",
+            $p,
+            " {f}, {f}, xmmword ptr [{tab} + ",
+            at!(sign),
+            "]\n",
+            "vmovap",
+            $p,
+            " {x}, xmmword ptr [{tab} + {off} + ",
+            at!(dsign),
+            "]\n",
+            "vxorp",
+            $p,
+            " {t}, {t}, {x}\n",
+            "vxorp",
+            $p,
+            " {f}, {f}, {x}\n",
+            "vcmpp",
+            $p,
+            " {t}, {t}, {f}, 0x1e\n",
+            // An exact zero rounded down is −0 unless a·b and c are both +0 (the OR of the
+            // signs of a·b and c); r is then an exact zero and moves nowhere.
+            "vcmpp",
+            $p,
+            " {w}, {s}, xmmword ptr [{tab} + ",
+            at!(zero),
+            "], 0\n",
+            "vandp",
+            $p,
+            " {w}, {w}, xmmword ptr [{tab} + {off} + ",
+            at!(dsign),
+            "]\n",
+            "vxorp",
+            $p,
+            " {x}, {a}, {b}\n",
+            "vorp",
+            $p,
+            " {x}, {x}, {c}\n",
+            "vandp",
+            $p,
+            " {w}, {w}, {x}\n",
+            "vorp",
+            $p,
+            " {s}, {s}, {w}\n",
+            step!($neg, $add),
+            "vorp",
+            $p,
+            " {f}, {a}, {b}\n",
+            "vorp",
+            $p,
+            " {f}, {f}, {c}\n",
+            $flags,
+        )
+    };
+}
+
+/// The sign masks of `{s}`'s lanes in `{x}`: `f32` by one shift; `f64`, which has no 64-bit
+/// arithmetic shift before AVX-512, by the shift of each high half copied to both halves.
+macro_rules! neg32 {
+    () => {
+        "vpsrad {x}, {s}, 31\n"
+    };
+}
+macro_rules! neg64 {
+    () => {
+        "vpsrad {x}, {s}, 31\nvpshufd {x}, {x}, 0xf5\n"
+    };
+}
+
+/// One kernel block: the text `$text` for lanes of `$p` (`$flags`: how the flags lane is
+/// kept), on the registers `$a`, `$b`, `$c` (as many as the text names), the direction rows
+/// of `$tab` at `$off`; the result register and the rare lanes' `movmsk`.
+macro_rules! block {
+    ($text:ident, $p:literal, $neg:ident, $add:literal, $flags:literal, $tab:expr, $off:expr, [$($in:ident = $v:expr),+] $(, $extra:ident)*) => {{
+        let r: __m128;
+        let g: u32;
+        // SAFETY: the processor has AVX and FMA (the callers' contract); the assembly reads the
+        // constant table only and writes its declared operands only, with 128-bit VEX
+        // instructions, which leave no upper half changed.
+        unsafe {
+            asm!(
+                $text!($p, $neg!(), $add, $flags),
+                $($in = in(xmm_reg) $v,)+
+                r = out(xmm_reg) r,
+                s = out(xmm_reg) _,
+                t = out(xmm_reg) _,
+                u = out(xmm_reg) _,
+                w = out(xmm_reg) _,
+                x = out(xmm_reg) _,
+                f = out(xmm_reg) _,
+                $($extra = out(xmm_reg) _,)*
+                g = out(reg) g,
+                tab = in(reg) $tab,
+                off = in(reg) $off,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
+        (r, g)
+    }};
+}
+
+/// An `f32` value as one register.
+#[inline(always)]
+fn v32(a: [f32; 4]) -> __m128 {
+    // SAFETY: 16 bytes of plain data.
+    unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
+}
+
+/// The inverse of [`v32`].
+#[inline(always)]
+fn a32(v: __m128) -> [f32; 4] {
+    // SAFETY: 16 bytes of plain data.
+    unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
+}
+
+/// An `f64` value as two registers: samples x and y; sample z and the flags lane.
+#[inline(always)]
+fn v64(a: [f64; 4]) -> [__m128; 2] {
+    // SAFETY: 32 bytes of plain data, in order.
+    unsafe { core::mem::transmute::<[f64; 4], [__m128; 2]>(a) }
+}
+
+/// The inverse of [`v64`].
+#[inline(always)]
+fn a64(v: [__m128; 2]) -> [f64; 4] {
+    // SAFETY: as above.
+    unsafe { core::mem::transmute::<[__m128; 2], [f64; 4]>(v) }
+}
+
+/// The portable path for a value with a rare sample, out of line (large and cold).
+#[cold]
+#[inline(never)]
+fn slow<T, F: FnOnce() -> T>(op: F) -> T {
+    op()
+}
+
+/// The `f64` kernel `$name` from the text `$text` on the operands `$x` (the extra scratch
+/// registers `$extra`): two blocks, the second on the upper registers and the direction rows'
+/// second half, which keeps the flags lane (`vblendpd` lane 1) as `$keep` says.
+macro_rules! kernel64 {
+    ($name:ident, $text:ident, $portable:ident, ($($x:ident),+), $keep:literal $(, $extra:ident)*) => {
+        /// The kernel of the same name for a build without AVX2 and FMA.
+        ///
+        /// # Safety
+        ///
+        /// The processor must have AVX2 and FMA.
+        #[inline(always)]
+        pub(crate) unsafe fn $name($($x: [f64; 4],)+ dir: u32) -> [f64; 4] {
+            let off = row_offset(dir);
+            let tab = &C64;
+            let halves = ($(v64($x),)+);
+            #[allow(non_snake_case)]
+            let ($($x,)+) = halves;
+            let (lo, g) = block!($text, "d", neg64, "vpaddq", "", tab, off, [$($x = $x[0]),+] $(, $extra)*);
+            let (hi, h) = block!($text, "d", neg64, "vpaddq", $keep, tab, off + 16, [$($x = $x[1]),+] $(, $extra)*);
+            if (g & 0b11) | (h & 0b01) != 0 {
+                return slow(|| portable::$portable($(a64($x),)+ dir));
+            }
+            a64([lo, hi])
+        }
+    };
+}
+
+/// The same for `f32`: one block.
+macro_rules! kernel32 {
+    ($name:ident, $text:ident, $portable:ident, ($($x:ident),+), $keep:literal $(, $extra:ident)*) => {
+        /// The kernel of the same name for a build without AVX2 and FMA.
+        ///
+        /// # Safety
+        ///
+        /// The processor must have AVX2 and FMA.
+        #[inline(always)]
+        pub(crate) unsafe fn $name($($x: [f32; 4],)+ dir: u32) -> [f32; 4] {
+            let (r, g) = block!($text, "s", neg32, "vpaddd", $keep, &C32, row_offset(dir), [$($x = v32($x)),+] $(, $extra)*);
+            if g & 0b0111 != 0 {
+                return slow(|| portable::$portable($($x,)+ dir));
+            }
+            a32(r)
+        }
+    };
+}
+
+kernel64!(
+    add_f64,
+    add_text,
+    add,
+    (a, b),
+    "vblendpd {r}, {r}, {f}, 2\n"
+);
+kernel64!(
+    mul_f64,
+    mul_text,
+    mul,
+    (a, b),
+    "vblendpd {r}, {r}, {f}, 2\n"
+);
+kernel64!(
+    div_f64,
+    div_text,
+    div,
+    (a, b),
+    "vblendpd {r}, {r}, {f}, 2\n"
+);
+kernel64!(
+    sqrt_f64,
+    sqrt_text,
+    sqrt,
+    (a),
+    "vblendpd {r}, {r}, {f}, 2\n"
+);
+kernel64!(
+    fma_f64,
+    fma_text,
+    fma,
+    (a, b, c),
+    "vblendpd {r}, {r}, {f}, 2\n",
+    y
+);
+kernel32!(
+    add_f32,
+    add_text,
+    add,
+    (a, b),
+    "vblendps {r}, {r}, {f}, 8\n"
+);
+kernel32!(
+    mul_f32,
+    mul_text,
+    mul,
+    (a, b),
+    "vblendps {r}, {r}, {f}, 8\n"
+);
+kernel32!(
+    div_f32,
+    div_text,
+    div,
+    (a, b),
+    "vblendps {r}, {r}, {f}, 8\n"
+);
+kernel32!(
+    sqrt_f32,
+    sqrt_text,
+    sqrt,
+    (a),
+    "vblendps {r}, {r}, {f}, 8\n"
+);
+kernel32!(
+    fma_f32,
+    fma_text,
+    fma,
+    (a, b, c),
+    "vblendps {r}, {r}, {f}, 8\n",
+    y
+);
