@@ -103,6 +103,21 @@ pub trait Kernels: Portable + Sized + Copy {
     /// The same without the pre-test.
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
     fn rt512_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// The run-time AVX2 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) and the pre-test
+    /// of the operation's checks (see `ops`; `collapse_on`: whether accuracy collapses are
+    /// detected): the result's lanes and whether the pre-test passed. For the operations of a
+    /// build without AVX2 and FMA, once `runtime::path::avx2_on` (in `fast_op!`) said so.
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx2", target_feature = "fma"))
+    ))]
+    fn rt2_checked(
+        op: u8,
+        a: Self::Lanes,
+        b: Self::Lanes,
+        dir: u32,
+        collapse_on: bool,
+    ) -> (Self::Lanes, bool);
     /// Zero.
     fn zero_lane() -> Self;
 }
@@ -188,6 +203,24 @@ macro_rules! fast_op {
                 v: T::rt512_alone($op, $a.v, $b.v, $dir),
             };
         }
+        // The run-time AVX2 path: its kernel and the checks' pre-test in registers (the
+        // compiler's SSE2 form of the pre-test kept the `f32` sum in memory, with stores of
+        // single lanes that the next load could not forward). Without checks, the kernel
+        // alone, through the operation's dispatch below.
+        #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
+        if crate::runtime::path::avx2_on() {
+            let mask = crate::runtime::state::mask();
+            if crate::runtime::path::wants_checks($op, mask) && !$exact {
+                let collapse_on = mask & crate::runtime::state::COLLAPSE_BIT != 0;
+                let (v, hit) = T::rt2_checked($op, $a.v, $b.v, $dir, collapse_on);
+                let $r = Stochastic { v };
+                if hit {
+                    hit_is_rare();
+                    return $hit;
+                }
+                return $r;
+            }
+        }
     };
 }
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
@@ -211,7 +244,8 @@ macro_rules! dispatch {
             $div_pre:ident,
             native: $native_pre:literal,
             fallback: $fallback_pre:literal
-        ]
+        ],
+        rt2: [$noise2:ident, $factor:expr]
     ) => {
         type Lanes = $l;
         const ZERO_L: $l = $lanes([0.0; 4]);
@@ -331,6 +365,37 @@ macro_rules! dispatch {
                 1 => rt512::$mul(a, b, dir),
                 _ => rt512::$div(a, b, dir),
             })
+        }
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(all(target_feature = "avx2", target_feature = "fma"))
+        ))]
+        #[inline(always)]
+        fn rt2_checked(op: u8, a: $l, b: $l, dir: u32, collapse_on: bool) -> ($l, bool) {
+            use x86::avx2::asm as v;
+            let (a, b) = (Self::store(a), Self::store(b));
+            // SAFETY: the process chose the AVX2 path (the callers' contract) only where the
+            // processor has AVX2 and FMA.
+            unsafe {
+                match op {
+                    0 => {
+                        let r = v::$add(a, b, dir);
+                        let bits = v::$add_pre(a, b, r, $factor);
+                        (
+                            Self::load(r),
+                            bits & if collapse_on { 0b111 } else { 0b001 } != 0,
+                        )
+                    }
+                    1 => {
+                        let r = v::$mul(a, b, dir);
+                        (Self::load(r), v::$noise2(a, r) != 0)
+                    }
+                    _ => {
+                        let r = v::$div(a, b, dir);
+                        (Self::load(r), v::$noise2(b, r) != 0)
+                    }
+                }
+            }
         }
         #[inline(always)]
         fn rt512_pre(op: u8, a: $l, b: $l, dir: u32) -> Option<($l, bool)> {
@@ -457,6 +522,10 @@ impl Kernels for f64 {
             div_pre_f64,
             native: false,
             fallback: true
+        ],
+        rt2: [
+            noise2_f64,
+            f64::from_bits(crate::runtime::state::CANCEL_FACTOR.load(core::sync::atomic::Ordering::Relaxed))
         ]
     );
 }
@@ -478,6 +547,12 @@ impl Kernels for f32 {
             div_pre_f32,
             native: true,
             fallback: false
+        ],
+        rt2: [
+            noise2_f32,
+            f64::from(f32::from_bits(
+                crate::runtime::state::CANCEL_FACTOR_F32.load(core::sync::atomic::Ordering::Relaxed)
+            ))
         ]
     );
 }

@@ -178,7 +178,7 @@ fn check_fused<T: StochFloat>(seed: u64, rt: Fused<T>) {
             };
             let dir = crate::runtime::rng::dir_word((i % 4) as u32) | 0x9f;
             for (op, name) in [(0, "add"), (1, "mul"), (2, "div")] {
-                let (r, hit) = (rt.pre[op])(a, b, dir, &tab);
+                let (r, hit) = (rt.pre[op])(a, b, dir, &tab, cancel, collapse != 0.0);
                 let alone = (rt.kernel[op])(a, b, dir);
                 assert!(
                     r.iter()
@@ -276,9 +276,10 @@ fn check_fused<T: StochFloat>(seed: u64, rt: Fused<T>) {
 #[cfg(target_arch = "x86_64")]
 type Kernel<T> = fn([T; 4], [T; 4], u32) -> [T; 4];
 
-/// A run-time AVX-512 kernel with its fused pre-test.
+/// A run-time kernel with its pre-test, given the tables of the run-time AVX-512 path and the
+/// settings they were made from (cancellation factor, collapse detection on).
 #[cfg(target_arch = "x86_64")]
-type Pre<T> = fn([T; 4], [T; 4], u32, &crate::runtime::tables::Tables) -> ([T; 4], bool);
+type Pre<T> = fn([T; 4], [T; 4], u32, &crate::runtime::tables::Tables, f64, bool) -> ([T; 4], bool);
 
 /// A native build's pre-test of a sum `r = a + b` (`None` where there is none).
 #[cfg(target_arch = "x86_64")]
@@ -380,7 +381,11 @@ fn fused_pretests_answer_as_the_portable_ones() {
         seed,
         Fused {
             kernel: [add_f64, mul_f64, div_f64],
-            pre: [add_pre_f64, mul_pre_f64, div_pre_f64],
+            pre: [
+                |a, b, d, t, _, _| add_pre_f64(a, b, d, t),
+                |a, b, d, t, _, _| mul_pre_f64(a, b, d, t),
+                |a, b, d, t, _, _| div_pre_f64(a, b, d, t),
+            ],
             native_add: native_add64,
         },
     );
@@ -388,7 +393,113 @@ fn fused_pretests_answer_as_the_portable_ones() {
         seed,
         Fused {
             kernel: [add_f32, mul_f32, div_f32],
-            pre: [add_pre_f32, mul_pre_f32, div_pre_f32],
+            pre: [
+                |a, b, d, t, _, _| add_pre_f32(a, b, d, t),
+                |a, b, d, t, _, _| mul_pre_f32(a, b, d, t),
+                |a, b, d, t, _, _| div_pre_f32(a, b, d, t),
+            ],
+            native_add: |_, _, _, _, _| None,
+        },
+    );
+}
+
+/// The run-time AVX2 path's kernels and pre-tests (`arch::x86::avx2::asm`) as the functions
+/// [`check_fused`] takes; called only where the processor has AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+mod rt2 {
+    use crate::arch::x86::avx2::asm as v;
+    use crate::runtime::tables::Tables;
+
+    macro_rules! wrap {
+        ($t:ident, $add:ident, $mul:ident, $div:ident, $noise2:ident, $add_pre:ident, $wide:expr) => {
+            pub(crate) fn $add(a: [$t; 4], b: [$t; 4], d: u32) -> [$t; 4] {
+                // SAFETY: the test runs these only where the processor has AVX2 and FMA.
+                unsafe { v::$add(a, b, d) }
+            }
+            pub(crate) fn $mul(a: [$t; 4], b: [$t; 4], d: u32) -> [$t; 4] {
+                // SAFETY: as above.
+                unsafe { v::$mul(a, b, d) }
+            }
+            pub(crate) fn $div(a: [$t; 4], b: [$t; 4], d: u32) -> [$t; 4] {
+                // SAFETY: as above.
+                unsafe { v::$div(a, b, d) }
+            }
+            /// The pre-tests as `Kernels::rt2_checked` runs them, for factor `f` (widened from
+            /// the type's own, as the operations read it) and collapse detection `c`.
+            pub(crate) const PRE: [crate::ops::tests::Pre<$t>; 3] = [
+                |a, b, d, _: &Tables, f, c| {
+                    let r = $add(a, b, d);
+                    // SAFETY: as above.
+                    let bits = unsafe { v::$add_pre(a, b, r, $wide(f)) };
+                    (r, bits & if c { 0b111 } else { 0b001 } != 0)
+                },
+                |a, b, d, _: &Tables, _, _| {
+                    let r = $mul(a, b, d);
+                    // SAFETY: as above.
+                    (r, unsafe { v::$noise2(a, r) } != 0)
+                },
+                |a, b, d, _: &Tables, _, _| {
+                    let r = $div(a, b, d);
+                    // SAFETY: as above.
+                    (r, unsafe { v::$noise2(b, r) } != 0)
+                },
+            ];
+        };
+    }
+
+    pub(super) mod f64s {
+        use super::*;
+        wrap!(
+            f64,
+            add_f64,
+            mul_f64,
+            div_f64,
+            noise2_f64,
+            add_pre_f64,
+            |f: f64| f
+        );
+    }
+    pub(super) mod f32s {
+        use super::*;
+        wrap!(
+            f32,
+            add_f32,
+            mul_f32,
+            div_f32,
+            noise2_f32,
+            add_pre_f32,
+            |f: f64| f64::from(f as f32)
+        );
+    }
+}
+
+/// The pre-tests of the run-time AVX2 path answer as the portable ones, and their results are
+/// the kernels' alone (seeded, `STOCH_TEST_SEED` replays a failure; fails under
+/// `STOCH_REQUIRE_AVX2=1` on a processor without AVX2 and FMA).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx2_pretests_answer_as_the_portable_ones() {
+    use rt2::{f32s, f64s};
+    if !crate::runtime::path::processor_runs(
+        crate::runtime::path::Path::Avx2,
+        "avx2_pretests_answer_as_the_portable_ones",
+    ) {
+        return;
+    }
+    let seed = test_seed(0x00a2_5ed0);
+    check_fused::<f64>(
+        seed,
+        Fused {
+            kernel: [f64s::add_f64, f64s::mul_f64, f64s::div_f64],
+            pre: f64s::PRE,
+            native_add: |_, _, _, _, _| None,
+        },
+    );
+    check_fused::<f32>(
+        seed,
+        Fused {
+            kernel: [f32s::add_f32, f32s::mul_f32, f32s::div_f32],
+            pre: f32s::PRE,
             native_add: |_, _, _, _, _| None,
         },
     );

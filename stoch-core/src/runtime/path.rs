@@ -246,19 +246,32 @@ pub(crate) fn set_mode() {
 /// detection is, `/` when division or collapse detection is.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 const fn mode_for(on: bool, mask: u8) -> u8 {
-    use super::state::COLLAPSE_BIT;
-    use crate::instability::Instability::{Cancellation, Division, Multiplication};
     if !on {
         return 0;
     }
-    let checks = [Cancellation.bit(), Multiplication.bit(), Division.bit()];
     let mut mode = 0;
     let mut op = 0;
     while op < 3 {
-        mode |= mode_bit(op as u8, mask & (checks[op] | COLLAPSE_BIT) != 0);
+        mode |= mode_bit(op, wants_checks(op, mask));
         op += 1;
     }
     mode
+}
+
+/// Whether operation `op` (0 `+`, 1 `*`, 2 `/`) runs its checks under detection mask `mask`:
+/// `+` when cancellation or collapse detection is on, `*` when multiplication or collapse
+/// detection is, `/` when division or collapse detection is.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+#[inline(always)]
+pub(crate) const fn wants_checks(op: u8, mask: u8) -> bool {
+    use super::state::COLLAPSE_BIT;
+    use crate::instability::Instability::{Cancellation, Division, Multiplication};
+    let check = match op {
+        0 => Cancellation.bit(),
+        1 => Multiplication.bit(),
+        _ => Division.bit(),
+    };
+    mask & (check | COLLAPSE_BIT) != 0
 }
 
 /// [`Tables::mode`].

@@ -24,6 +24,7 @@ use core::arch::x86_64::__m128;
 
 use crate::arch::portable::lanes4 as portable;
 use crate::runtime::rng::row_offset;
+use crate::runtime::state::SPREAD_FACTOR;
 
 #[cfg(test)]
 mod tests;
@@ -58,6 +59,10 @@ pub(crate) struct Consts {
     inf: [u64; 2],
     /// Below this magnitude the TwoSums of a fused multiply-add cannot overflow (368).
     huge: [u64; 2],
+    /// The checks' spread factor, `f64` (384): the pre-tests compute in `f64` for both types.
+    spread: [u64; 2],
+    /// All bits but the sign of `f64` lanes (400).
+    abs64: [u64; 2],
 }
 
 const _: () = {
@@ -70,6 +75,8 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, tiny) == 336);
     assert!(core::mem::offset_of!(Consts, inf) == 352);
     assert!(core::mem::offset_of!(Consts, huge) == 368);
+    assert!(core::mem::offset_of!(Consts, spread) == 384);
+    assert!(core::mem::offset_of!(Consts, abs64) == 400);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -100,6 +107,12 @@ macro_rules! at {
     };
     (huge) => {
         "368"
+    };
+    (spread) => {
+        "384"
+    };
+    (abs64) => {
+        "400"
     };
 }
 
@@ -148,6 +161,8 @@ pub(crate) static C64: Consts = Consts {
     tiny: pair(crate::arch::portable::TWO_M969.to_bits()),
     inf: pair(f64::INFINITY.to_bits()),
     huge: pair(super::TWO_1000.to_bits()),
+    spread: pair(SPREAD_FACTOR.to_bits()),
+    abs64: pair(i64::MAX as u64),
 };
 
 /// The `f32` constants: as in `f64`, the bounds scaled to `f32`'s range (2⁻¹⁰⁰ for the error
@@ -163,137 +178,75 @@ pub(crate) static C32: Consts = Consts {
     tiny: pair32(7.888_609e-31f32.to_bits()),
     inf: pair32(f32::INFINITY.to_bits()),
     huge: pair32(1.267_650_6e30f32.to_bits()),
+    spread: pair(SPREAD_FACTOR.to_bits()),
+    abs64: pair(i64::MAX as u64),
 };
 
 /// The result `{s}` moved one unit toward −∞ in the down lanes and toward +∞ in the others
 /// where `{t}` (the lanes whose error points the drawn way) is all ones, into `$r`: +1 on the
 /// bits toward the value's own sign, −1 the other way. `$p` is `ps` or `pd`; `$neg` the
 /// instructions that put the sign mask of `{s}` in `{x}`; `$add` the lane-wide integer add.
+#[rustfmt::skip]
 macro_rules! step {
     ($neg:expr, $add:literal) => {
         concat!(
             $neg,
             "vpxor {x}, {x}, xmmword ptr [{tab} + {off}]\n",
-            "vpor {x}, {x}, xmmword ptr [{tab} + ",
-            at!(one),
-            "]\n",
+            "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
             "vpand {x}, {x}, {t}\n",
-            $add,
-            " {r}, {s}, {x}\n",
+            $add, " {r}, {s}, {x}\n",
         )
     };
 }
 
 /// `{t}` all ones where the error `{t}` is nonzero and points the drawn way (negative in the
 /// down lanes, positive in the others): its sign flipped in the down lanes, then `> 0`.
+#[rustfmt::skip]
 macro_rules! points {
     ($p:literal) => {
         concat!(
-            "vxorp",
-            $p,
-            " {t}, {t}, xmmword ptr [{tab} + {off} + ",
-            at!(dsign),
-            "]\n",
-            "vcmpp",
-            $p,
-            " {t}, {t}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0x1e\n",
+            "vxorp", $p, " {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(zero), "], 0x1e\n",
         )
     };
 }
 
 /// `$p` lanes: `a + b` into `{r}` (flags lane: `{f}`, the operands' OR), the rare lanes'
 /// mask in `{g}`.
+#[rustfmt::skip]
 macro_rules! add_text {
     ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
         concat!(
-            "vaddp",
-            $p,
-            " {s}, {a}, {b}\n",
+            "vaddp", $p, " {s}, {a}, {b}\n",
             // Rare: max(|a|, |b|, |s|) not below the limit (a NaN sum, the last operand of
             // `max`, passes on).
-            "vandp",
-            $p,
-            " {t}, {a}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vandp",
-            $p,
-            " {u}, {b}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vcmpp",
-            $p,
-            " {w}, {t}, {u}, 0x1d\n",
-            "vmaxp",
-            $p,
-            " {t}, {t}, {u}\n",
-            "vandp",
-            $p,
-            " {u}, {s}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vmaxp",
-            $p,
-            " {t}, {t}, {u}\n",
-            "vcmpp",
-            $p,
-            " {t}, {t}, xmmword ptr [{tab} + ",
-            at!(limit),
-            "], 0x15\n",
-            "vmovmskp",
-            $p,
-            " {g:e}, {t}\n",
+            "vandp", $p, " {t}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vandp", $p, " {u}, {b}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vcmpp", $p, " {w}, {t}, {u}, 0x1d\n",
+            "vmaxp", $p, " {t}, {t}, {u}\n",
+            "vandp", $p, " {u}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vmaxp", $p, " {t}, {t}, {u}\n",
+            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(limit), "], 0x15\n",
+            "vmovmskp", $p, " {g:e}, {t}\n",
             // Fast2Sum on the operands ordered by magnitude (`{w}`: |a| ≥ |b|): the error
             // `small − (s − big)` is exact, and its sign is a comparison of `small` with
             // `s − big`, made `>` in the up lanes and `<` in the down ones by flipping both
             // signs there.
-            "vblendvp",
-            $p,
-            " {u}, {b}, {a}, {w}\n",
-            "vblendvp",
-            $p,
-            " {w}, {a}, {b}, {w}\n",
-            "vsubp",
-            $p,
-            " {u}, {s}, {u}\n",
-            "vmovap",
-            $p,
-            " {t}, xmmword ptr [{tab} + {off} + ",
-            at!(dsign),
-            "]\n",
-            "vxorp",
-            $p,
-            " {w}, {w}, {t}\n",
-            "vxorp",
-            $p,
-            " {u}, {u}, {t}\n",
-            "vcmpp",
-            $p,
-            " {t}, {w}, {u}, 0x1e\n",
+            "vblendvp", $p, " {u}, {b}, {a}, {w}\n",
+            "vblendvp", $p, " {w}, {a}, {b}, {w}\n",
+            "vsubp", $p, " {u}, {s}, {u}\n",
+            "vmovap", $p, " {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vxorp", $p, " {w}, {w}, {t}\n",
+            "vxorp", $p, " {u}, {u}, {t}\n",
+            "vcmpp", $p, " {t}, {w}, {u}, 0x1e\n",
             step!($neg, $add),
             // An exact zero sum rounded down is −0 unless both operands are +0: the OR of
             // their signs where the sum is zero in a down lane.
-            "vorp",
-            $p,
-            " {f}, {a}, {b}\n",
-            "vcmpp",
-            $p,
-            " {t}, {s}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0\n",
-            "vandp",
-            $p,
-            " {t}, {t}, xmmword ptr [{tab} + {off} + ",
-            at!(dsign),
-            "]\n",
-            "vandp",
-            $p,
-            " {t}, {t}, {f}\n",
-            "vorp",
-            $p,
-            " {r}, {r}, {t}\n",
+            "vorp", $p, " {f}, {a}, {b}\n",
+            "vcmpp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vandp", $p, " {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vandp", $p, " {t}, {t}, {f}\n",
+            "vorp", $p, " {r}, {r}, {t}\n",
             $flags,
         )
     };
@@ -301,60 +254,25 @@ macro_rules! add_text {
 
 /// `$p` lanes: `a · b` into `{r}`, the error `a·b − p` exact by one FMA unless the product is
 /// below the tiny bound with no zero operand (or not finite): those lanes in `{g}`.
+#[rustfmt::skip]
 macro_rules! mul_text {
     ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
         concat!(
-            "vmulp",
-            $p,
-            " {s}, {a}, {b}\n",
-            "vandp",
-            $p,
-            " {t}, {s}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vcmpp",
-            $p,
-            " {u}, {t}, xmmword ptr [{tab} + ",
-            at!(inf),
-            "], 0x15\n",
-            "vcmpp",
-            $p,
-            " {t}, {t}, xmmword ptr [{tab} + ",
-            at!(tiny),
-            "], 0x11\n",
-            "vcmpp",
-            $p,
-            " {w}, {a}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0\n",
-            "vcmpp",
-            $p,
-            " {f}, {b}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0\n",
-            "vorp",
-            $p,
-            " {w}, {w}, {f}\n",
-            "vandnp",
-            $p,
-            " {t}, {w}, {t}\n",
-            "vorp",
-            $p,
-            " {t}, {t}, {u}\n",
-            "vmovmskp",
-            $p,
-            " {g:e}, {t}\n",
-            "vmovap",
-            $p,
-            " {t}, {s}\n",
-            "vfmsub231p",
-            $p,
-            " {t}, {a}, {b}\n",
+            "vmulp", $p, " {s}, {a}, {b}\n",
+            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vcmpp", $p, " {u}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
+            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
+            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vcmpp", $p, " {f}, {b}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vorp", $p, " {w}, {w}, {f}\n",
+            "vandnp", $p, " {t}, {w}, {t}\n",
+            "vorp", $p, " {t}, {t}, {u}\n",
+            "vmovmskp", $p, " {g:e}, {t}\n",
+            "vmovap", $p, " {t}, {s}\n",
+            "vfmsub231p", $p, " {t}, {a}, {b}\n",
             points!($p),
             step!($neg, $add),
-            "vorp",
-            $p,
-            " {f}, {a}, {b}\n",
+            "vorp", $p, " {f}, {a}, {b}\n",
             $flags,
         )
     };
@@ -365,68 +283,27 @@ macro_rules! mul_text {
 /// with a nonzero dividend (or the quotient is not finite): those lanes in `{g}`. An infinite
 /// divisor and a zero dividend leave the remainder NaN, which moves nothing: the zero quotient
 /// is exact.
+#[rustfmt::skip]
 macro_rules! div_text {
     ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
         concat!(
-            "vdivp",
-            $p,
-            " {s}, {a}, {b}\n",
-            "vandp",
-            $p,
-            " {t}, {s}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vcmpp",
-            $p,
-            " {u}, {t}, xmmword ptr [{tab} + ",
-            at!(inf),
-            "], 0x15\n",
-            "vandp",
-            $p,
-            " {w}, {a}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vminp",
-            $p,
-            " {t}, {t}, {w}\n",
-            "vcmpp",
-            $p,
-            " {t}, {t}, xmmword ptr [{tab} + ",
-            at!(tiny),
-            "], 0x11\n",
-            "vcmpp",
-            $p,
-            " {w}, {a}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0\n",
-            "vandnp",
-            $p,
-            " {t}, {w}, {t}\n",
-            "vorp",
-            $p,
-            " {t}, {t}, {u}\n",
-            "vmovmskp",
-            $p,
-            " {g:e}, {t}\n",
-            "vmovap",
-            $p,
-            " {t}, {a}\n",
-            "vfnmadd231p",
-            $p,
-            " {t}, {s}, {b}\n",
-            "vandp",
-            $p,
-            " {u}, {b}, xmmword ptr [{tab} + ",
-            at!(sign),
-            "]\n",
-            "vxorp",
-            $p,
-            " {t}, {t}, {u}\n",
+            "vdivp", $p, " {s}, {a}, {b}\n",
+            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vcmpp", $p, " {u}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
+            "vandp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vminp", $p, " {t}, {t}, {w}\n",
+            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
+            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vandnp", $p, " {t}, {w}, {t}\n",
+            "vorp", $p, " {t}, {t}, {u}\n",
+            "vmovmskp", $p, " {g:e}, {t}\n",
+            "vmovap", $p, " {t}, {a}\n",
+            "vfnmadd231p", $p, " {t}, {s}, {b}\n",
+            "vandp", $p, " {u}, {b}, xmmword ptr [{tab} + ", at!(sign), "]\n",
+            "vxorp", $p, " {t}, {t}, {u}\n",
             points!($p),
             step!($neg, $add),
-            "vorp",
-            $p,
-            " {f}, {a}, {b}\n",
+            "vorp", $p, " {f}, {a}, {b}\n",
             $flags,
         )
     };
@@ -435,47 +312,22 @@ macro_rules! div_text {
 /// `$p` lanes: `sqrt(a)` into `{r}` (flags lane: `{a}`'s), the remainder `x − q²` exact by
 /// one FMA unless `x` is below the tiny bound and not zero (or the root not finite): those
 /// lanes in `{g}`.
+#[rustfmt::skip]
 macro_rules! sqrt_text {
     ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
         concat!(
-            "vsqrtp",
-            $p,
-            " {s}, {a}\n",
-            "vcmpp",
-            $p,
-            " {u}, {s}, xmmword ptr [{tab} + ",
-            at!(inf),
-            "], 0x15\n",
-            "vcmpp",
-            $p,
-            " {t}, {a}, xmmword ptr [{tab} + ",
-            at!(tiny),
-            "], 0x11\n",
-            "vcmpp",
-            $p,
-            " {w}, {a}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0\n",
-            "vandnp",
-            $p,
-            " {t}, {w}, {t}\n",
-            "vorp",
-            $p,
-            " {t}, {t}, {u}\n",
-            "vmovmskp",
-            $p,
-            " {g:e}, {t}\n",
-            "vmovap",
-            $p,
-            " {t}, {a}\n",
-            "vfnmadd231p",
-            $p,
-            " {t}, {s}, {s}\n",
+            "vsqrtp", $p, " {s}, {a}\n",
+            "vcmpp", $p, " {u}, {s}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
+            "vcmpp", $p, " {t}, {a}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
+            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vandnp", $p, " {t}, {w}, {t}\n",
+            "vorp", $p, " {t}, {t}, {u}\n",
+            "vmovmskp", $p, " {g:e}, {t}\n",
+            "vmovap", $p, " {t}, {a}\n",
+            "vfnmadd231p", $p, " {t}, {s}, {s}\n",
             points!($p),
             step!($neg, $add),
-            "vmovap",
-            $p,
-            " {f}, {a}\n",
+            "vmovap", $p, " {f}, {a}\n",
             $flags,
         )
     };
@@ -486,172 +338,61 @@ macro_rules! sqrt_text {
 /// `t = (w1 − r) + w2`, the error is `t + v2`, whose sign is a comparison of `t` with `−v2`.
 /// Rare (`{g}`): a product below the tiny bound with no zero factor, or anything not below the
 /// huge bound (a NaN result passes on through `max`).
+#[rustfmt::skip]
 macro_rules! fma_text {
     ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
         concat!(
-            "vmovap",
-            $p,
-            " {s}, {c}\n",
-            "vfmadd231p",
-            $p,
-            " {s}, {a}, {b}\n",
-            "vmulp",
-            $p,
-            " {u}, {a}, {b}\n",
-            "vandp",
-            $p,
-            " {t}, {u}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vcmpp",
-            $p,
-            " {w}, {t}, xmmword ptr [{tab} + ",
-            at!(tiny),
-            "], 0x11\n",
-            "vcmpp",
-            $p,
-            " {x}, {a}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0\n",
-            "vcmpp",
-            $p,
-            " {y}, {b}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0\n",
-            "vorp",
-            $p,
-            " {x}, {x}, {y}\n",
-            "vandnp",
-            $p,
-            " {w}, {x}, {w}\n",
-            "vandp",
-            $p,
-            " {x}, {c}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vmaxp",
-            $p,
-            " {t}, {t}, {x}\n",
-            "vandp",
-            $p,
-            " {x}, {s}, xmmword ptr [{tab} + ",
-            at!(abs),
-            "]\n",
-            "vmaxp",
-            $p,
-            " {t}, {t}, {x}\n",
-            "vcmpp",
-            $p,
-            " {t}, {t}, xmmword ptr [{tab} + ",
-            at!(huge),
-            "], 0x15\n",
-            "vorp",
-            $p,
-            " {t}, {t}, {w}\n",
-            "vmovmskp",
-            $p,
-            " {g:e}, {t}\n",
+            "vmovap", $p, " {s}, {c}\n",
+            "vfmadd231p", $p, " {s}, {a}, {b}\n",
+            "vmulp", $p, " {u}, {a}, {b}\n",
+            "vandp", $p, " {t}, {u}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vcmpp", $p, " {w}, {t}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
+            "vcmpp", $p, " {x}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vcmpp", $p, " {y}, {b}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vorp", $p, " {x}, {x}, {y}\n",
+            "vandnp", $p, " {w}, {x}, {w}\n",
+            "vandp", $p, " {x}, {c}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vmaxp", $p, " {t}, {t}, {x}\n",
+            "vandp", $p, " {x}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vmaxp", $p, " {t}, {t}, {x}\n",
+            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(huge), "], 0x15\n",
+            "vorp", $p, " {t}, {t}, {w}\n",
+            "vmovmskp", $p, " {g:e}, {t}\n",
             // u2, then (v1 = {w}, v2 = {f}) = TwoSum(c, u2).
-            "vmovap",
-            $p,
-            " {t}, {u}\n",
-            "vfmsub231p",
-            $p,
-            " {t}, {a}, {b}\n",
-            "vaddp",
-            $p,
-            " {w}, {c}, {t}\n",
-            "vsubp",
-            $p,
-            " {x}, {w}, {c}\n",
-            "vsubp",
-            $p,
-            " {y}, {w}, {x}\n",
-            "vsubp",
-            $p,
-            " {y}, {c}, {y}\n",
-            "vsubp",
-            $p,
-            " {x}, {t}, {x}\n",
-            "vaddp",
-            $p,
-            " {f}, {y}, {x}\n",
+            "vmovap", $p, " {t}, {u}\n",
+            "vfmsub231p", $p, " {t}, {a}, {b}\n",
+            "vaddp", $p, " {w}, {c}, {t}\n",
+            "vsubp", $p, " {x}, {w}, {c}\n",
+            "vsubp", $p, " {y}, {w}, {x}\n",
+            "vsubp", $p, " {y}, {c}, {y}\n",
+            "vsubp", $p, " {x}, {t}, {x}\n",
+            "vaddp", $p, " {f}, {y}, {x}\n",
             // (w1 = {t}, w2 = {y}) = TwoSum(u1, v1); then t = (w1 − r) + w2.
-            "vaddp",
-            $p,
-            " {t}, {u}, {w}\n",
-            "vsubp",
-            $p,
-            " {x}, {t}, {u}\n",
-            "vsubp",
-            $p,
-            " {y}, {t}, {x}\n",
-            "vsubp",
-            $p,
-            " {y}, {u}, {y}\n",
-            "vsubp",
-            $p,
-            " {x}, {w}, {x}\n",
-            "vaddp",
-            $p,
-            " {y}, {y}, {x}\n",
-            "vsubp",
-            $p,
-            " {t}, {t}, {s}\n",
-            "vaddp",
-            $p,
-            " {t}, {t}, {y}\n",
+            "vaddp", $p, " {t}, {u}, {w}\n",
+            "vsubp", $p, " {x}, {t}, {u}\n",
+            "vsubp", $p, " {y}, {t}, {x}\n",
+            "vsubp", $p, " {y}, {u}, {y}\n",
+            "vsubp", $p, " {x}, {w}, {x}\n",
+            "vaddp", $p, " {y}, {y}, {x}\n",
+            "vsubp", $p, " {t}, {t}, {s}\n",
+            "vaddp", $p, " {t}, {t}, {y}\n",
             // t > −v2 in the up lanes, t < −v2 in the down ones (both signs flipped there).
-            "vxorp",
-            $p,
-            " {f}, {f}, xmmword ptr [{tab} + ",
-            at!(sign),
-            "]\n",
-            "vmovap",
-            $p,
-            " {x}, xmmword ptr [{tab} + {off} + ",
-            at!(dsign),
-            "]\n",
-            "vxorp",
-            $p,
-            " {t}, {t}, {x}\n",
-            "vxorp",
-            $p,
-            " {f}, {f}, {x}\n",
-            "vcmpp",
-            $p,
-            " {t}, {t}, {f}, 0x1e\n",
+            "vxorp", $p, " {f}, {f}, xmmword ptr [{tab} + ", at!(sign), "]\n",
+            "vmovap", $p, " {x}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vxorp", $p, " {t}, {t}, {x}\n",
+            "vxorp", $p, " {f}, {f}, {x}\n",
+            "vcmpp", $p, " {t}, {t}, {f}, 0x1e\n",
             // An exact zero rounded down is −0 unless a·b and c are both +0 (the OR of the
             // signs of a·b and c); r is then an exact zero and moves nowhere.
-            "vcmpp",
-            $p,
-            " {w}, {s}, xmmword ptr [{tab} + ",
-            at!(zero),
-            "], 0\n",
-            "vandp",
-            $p,
-            " {w}, {w}, xmmword ptr [{tab} + {off} + ",
-            at!(dsign),
-            "]\n",
-            "vxorp",
-            $p,
-            " {x}, {a}, {b}\n",
-            "vorp",
-            $p,
-            " {x}, {x}, {c}\n",
-            "vandp",
-            $p,
-            " {w}, {w}, {x}\n",
-            "vorp",
-            $p,
-            " {s}, {s}, {w}\n",
+            "vcmpp", $p, " {w}, {s}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vandp", $p, " {w}, {w}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vxorp", $p, " {x}, {a}, {b}\n",
+            "vorp", $p, " {x}, {x}, {c}\n",
+            "vandp", $p, " {w}, {w}, {x}\n",
+            "vorp", $p, " {s}, {s}, {w}\n",
             step!($neg, $add),
-            "vorp",
-            $p,
-            " {f}, {a}, {b}\n",
-            "vorp",
-            $p,
-            " {f}, {f}, {c}\n",
+            "vorp", $p, " {f}, {a}, {b}\n",
+            "vorp", $p, " {f}, {f}, {c}\n",
             $flags,
         )
     };
@@ -730,6 +471,22 @@ fn a64(v: [__m128; 2]) -> [f64; 4] {
     unsafe { core::mem::transmute::<[__m128; 2], [f64; 4]>(v) }
 }
 
+/// Takes `v` into a register, by an empty assembly block that names it. The portable path's
+/// answer comes back as an array; joined with the kernel's register, it made the compiler hold
+/// the result in single lanes, which a running sum then stored lane by lane and read back whole
+/// (a load the processor cannot forward from several stores) on every operation.
+#[inline(always)]
+fn in_registers(v: &mut __m128) {
+    // SAFETY: an empty template that only names the register; it reads and writes nothing.
+    unsafe {
+        asm!(
+            "/* {v} */",
+            v = inout(xmm_reg) * v,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+}
+
 /// The portable path for a value with a rare sample, out of line (large and cold).
 #[cold]
 #[inline(never)]
@@ -754,10 +511,12 @@ macro_rules! kernel64 {
             let halves = ($(v64($x),)+);
             #[allow(non_snake_case)]
             let ($($x,)+) = halves;
-            let (lo, g) = block!($text, "d", neg64, "vpaddq", "", tab, off, [$($x = $x[0]),+] $(, $extra)*);
-            let (hi, h) = block!($text, "d", neg64, "vpaddq", $keep, tab, off + 16, [$($x = $x[1]),+] $(, $extra)*);
+            let (mut lo, g) = block!($text, "d", neg64, "vpaddq", "", tab, off, [$($x = $x[0]),+] $(, $extra)*);
+            let (mut hi, h) = block!($text, "d", neg64, "vpaddq", $keep, tab, off + 16, [$($x = $x[1]),+] $(, $extra)*);
             if (g & 0b11) | (h & 0b01) != 0 {
-                return slow(|| portable::$portable($(a64($x),)+ dir));
+                [lo, hi] = v64(slow(move || portable::$portable($(a64($x),)+ dir)));
+                in_registers(&mut lo);
+                in_registers(&mut hi);
             }
             a64([lo, hi])
         }
@@ -774,9 +533,10 @@ macro_rules! kernel32 {
         /// The processor must have AVX2 and FMA.
         #[inline(always)]
         pub(crate) unsafe fn $name($($x: [f32; 4],)+ dir: u32) -> [f32; 4] {
-            let (r, g) = block!($text, "s", neg32, "vpaddd", $keep, &C32, row_offset(dir), [$($x = v32($x)),+] $(, $extra)*);
+            let (mut r, g) = block!($text, "s", neg32, "vpaddd", $keep, &C32, row_offset(dir), [$($x = v32($x)),+] $(, $extra)*);
             if g & 0b0111 != 0 {
-                return slow(|| portable::$portable($($x,)+ dir));
+                r = v32(slow(move || portable::$portable($($x,)+ dir)));
+                in_registers(&mut r);
             }
             a32(r)
         }
@@ -855,3 +615,202 @@ kernel32!(
     "vblendps {r}, {r}, {f}, 8\n",
     y
 );
+
+/// The noise pre-tests of a value `v` and a result `r` at once (see `ops::maybe_noise`), on
+/// `f64` lanes `{vl}` = `[v₀, v₁]`, `{vh}` = `[v₂, ·]` and the same for `r`: the signs of
+/// `|x₀| − 42·|xᵢ − x₀|` for `x` = `v` (bit 0 of `{g}`) and `r` (bit 1), ORed over `i` = 1, 2
+/// (a NaN distance leaves the other's answer, as in `maybe_noise`), each one fused
+/// multiply-add with one rounding where `maybe_noise` rounds the product first: they differ
+/// only where `42·|xᵢ − x₀|` rounds to `|x₀|`, a spread far below noise, or for a NaN
+/// distance with its sign set, which takes the checks for nothing.
+#[rustfmt::skip]
+macro_rules! noise2_text {
+    () => {
+        concat!(
+            "vunpcklpd {y}, {vl}, {rl}\n",
+            "vunpckhpd {p}, {vl}, {rl}\n",
+            "vunpcklpd {q}, {vh}, {rh}\n",
+            "vsubpd {p}, {p}, {y}\n",
+            "vsubpd {q}, {q}, {y}\n",
+            "vandpd {p}, {p}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
+            "vandpd {q}, {q}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
+            "vandpd {y}, {y}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
+            "vfnmadd132pd {p}, {y}, xmmword ptr [{tab} + ", at!(spread), "]\n",
+            "vfnmadd132pd {q}, {y}, xmmword ptr [{tab} + ", at!(spread), "]\n",
+            "vorpd {p}, {p}, {q}\n",
+            "vmovmskpd {g:e}, {p}\n",
+        )
+    };
+}
+
+/// The pre-test of a sum `r = a + b` (see `ops::add_pretest`) on `f64` lanes, with `{p}` =
+/// `[m, m]`, `m = max(|a₀|, |b₀|)`, `{fac}` the cancellation factor `F`, `{rl}` = `[r₀, r₁]`
+/// and `{rh}` = `[r₂, ·]`: bit 0 of `{g}` is `|r₀| < F·m` (a possible cancellation), bits 0
+/// and 1 of `{h}` are `|r₀| < min(m, 42·|rᵢ − r₀|)` (a possible collapse: `r` shrank below its
+/// larger operand and may be noise). A NaN sample `rᵢ` passes the second (`vminpd` then
+/// returns `m`): a sum with one takes the checks for nothing.
+#[rustfmt::skip]
+macro_rules! add_pre_text {
+    () => {
+        concat!(
+            "vmulsd {q}, {p}, {fac}\n",
+            "vshufpd {w}, {rl}, {rh}, 1\n",
+            "vmovddup {x}, {rl}\n",
+            "vsubpd {w}, {w}, {x}\n",
+            "vandpd {w}, {w}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
+            "vmulpd {w}, {w}, xmmword ptr [{tab} + ", at!(spread), "]\n",
+            "vminpd {w}, {w}, {p}\n",
+            "vandpd {x}, {x}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
+            "vcmpltsd {q}, {x}, {q}\n",
+            "vcmpltpd {w}, {x}, {w}\n",
+            "vmovmskpd {g:e}, {q}\n",
+            "vmovmskpd {h:e}, {w}\n",
+        )
+    };
+}
+
+/// The noise pre-tests of `v` and of the result `r` of `f64` values: bit 0 where `v` may be
+/// noise, bit 1 where `r` may.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn noise2_f64(v: [f64; 4], r: [f64; 4]) -> u32 {
+    let (v, r) = (v64(v), v64(r));
+    let g: u32;
+    // SAFETY: as in the kernels.
+    unsafe {
+        asm!(
+            noise2_text!(),
+            vl = in(xmm_reg) v[0],
+            vh = in(xmm_reg) v[1],
+            rl = in(xmm_reg) r[0],
+            rh = in(xmm_reg) r[1],
+            p = out(xmm_reg) _,
+            q = out(xmm_reg) _,
+            y = out(xmm_reg) _,
+            g = lateout(reg) g,
+            tab = in(reg) &C64,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    g & 0b11
+}
+
+/// The same for `f32` values, in `f64` (no `f32` value and no difference of two is subnormal
+/// there: on Intel processors, arithmetic on subnormal numbers takes a microcode assist, and
+/// the differences of a decaying field's samples are subnormal in `f32`).
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn noise2_f32(v: [f32; 4], r: [f32; 4]) -> u32 {
+    let g: u32;
+    // SAFETY: as in the kernels.
+    unsafe {
+        asm!(
+            "vcvtps2pd {vl}, {v}\n",
+            "vmovhlps {vh}, {v}, {v}\n",
+            "vcvtps2pd {vh}, {vh}\n",
+            "vcvtps2pd {rl}, {r}\n",
+            "vmovhlps {rh}, {r}, {r}\n",
+            "vcvtps2pd {rh}, {rh}\n",
+            noise2_text!(),
+            v = in(xmm_reg) v32(v),
+            r = in(xmm_reg) v32(r),
+            vl = out(xmm_reg) _,
+            vh = out(xmm_reg) _,
+            rl = out(xmm_reg) _,
+            rh = out(xmm_reg) _,
+            p = out(xmm_reg) _,
+            q = out(xmm_reg) _,
+            y = out(xmm_reg) _,
+            g = lateout(reg) g,
+            tab = in(reg) &C32,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    g & 0b11
+}
+
+/// The pre-test of an `f64` sum `r = a + b` with cancellation factor `factor`: bit 0 a
+/// possible cancellation, bits 1 and 2 a possible collapse (see [`add_pre_text!`]).
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn add_pre_f64(a: [f64; 4], b: [f64; 4], r: [f64; 4], factor: f64) -> u32 {
+    let (a, b, r) = (v64(a), v64(b), v64(r));
+    let (g, h): (u32, u32);
+    // SAFETY: as in the kernels.
+    unsafe {
+        asm!(
+            concat!(
+            "vandpd {p}, {al}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
+            "vandpd {q}, {bl}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
+            "vmaxsd {p}, {p}, {q}\n",
+            "vmovddup {p}, {p}\n",
+            ),
+            add_pre_text!(),
+            al = in(xmm_reg) a[0],
+            bl = in(xmm_reg) b[0],
+            rl = in(xmm_reg) r[0],
+            rh = in(xmm_reg) r[1],
+            fac = in(xmm_reg) factor,
+            p = out(xmm_reg) _,
+            q = out(xmm_reg) _,
+            w = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            g = lateout(reg) g,
+            h = lateout(reg) h,
+            tab = in(reg) &C64,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    (g & 1) | (h & 0b11) << 1
+}
+
+/// The same for an `f32` sum, in `f64` (see [`noise2_f32`]); `factor` is the `f32` factor,
+/// widened.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn add_pre_f32(a: [f32; 4], b: [f32; 4], r: [f32; 4], factor: f64) -> u32 {
+    let (g, h): (u32, u32);
+    // SAFETY: as in the kernels.
+    unsafe {
+        asm!(
+            concat!(
+            "vandps {p}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vandps {q}, {b}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vmaxss {p}, {p}, {q}\n",
+            "vcvtss2sd {p}, {p}, {p}\n",
+            "vmovddup {p}, {p}\n",
+            "vcvtps2pd {rl}, {r}\n",
+            "vmovhlps {rh}, {r}, {r}\n",
+            "vcvtps2pd {rh}, {rh}\n",
+            ),
+            add_pre_text!(),
+            a = in(xmm_reg) v32(a),
+            b = in(xmm_reg) v32(b),
+            r = in(xmm_reg) v32(r),
+            fac = in(xmm_reg) factor,
+            rl = out(xmm_reg) _,
+            rh = out(xmm_reg) _,
+            p = out(xmm_reg) _,
+            q = out(xmm_reg) _,
+            w = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            g = lateout(reg) g,
+            h = lateout(reg) h,
+            tab = in(reg) &C32,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    (g & 1) | (h & 0b11) << 1
+}
