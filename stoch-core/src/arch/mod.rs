@@ -5,7 +5,9 @@
 //! (tested against one exact oracle):
 //!
 //! * [`portable`]: error-free transformations ([`crate::eft`]) and a one-ulp step, every target;
-//! * `x86::avx2`: the same on the four lanes of a value in one vector register (AVX2 and FMA);
+//! * `x86::avx2`: the same on the four lanes of a value in one vector register (AVX2 and FMA),
+//!   and `x86::avx2::asm`, the same from inline assembly on 128-bit registers, chosen at run
+//!   time in builds whose target lacks AVX2 and FMA;
 //! * `x86::avx512`: embedded rounding (`{ru-sae}`/`{rd-sae}`) where the target has AVX-512;
 //! * `x86::asm512`: the same embedded rounding from inline assembly, chosen at run time in
 //!   builds whose target lacks AVX-512.
@@ -135,8 +137,8 @@ fn three<T: Kernels>(a: [T; 4]) -> [T; 3] {
 /// The one dispatch of an operation: the kernel `$k` of the path the build compiled in or the
 /// process chose (see [`crate::runtime::path`]), the portable `$p` elsewhere. In a build whose
 /// target lacks AVX-512, the run-time AVX-512 kernels come first (one flag, laid out as the likely
-/// branch where it is set); in one that also lacks AVX2 and FMA, the AVX2 kernels of `f64` are
-/// called where the process chose them, through functions with those target features.
+/// branch where it is set); in one that also lacks AVX2 and FMA, the AVX2 assembly kernels run
+/// where the process chose them.
 macro_rules! route {
     ($l:ident, $k:ident, $p:ident, ($($x:ident),+), $dir:ident) => {{
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]

@@ -1,6 +1,7 @@
-//! The kernels for builds whose target lacks AVX2 and FMA, on a processor that has them: each a
-//! function with those target features, arrays in and out. The compiler cannot inline them into
-//! code built without the features, so each operation is a call.
+//! The intrinsics kernels as functions with AVX2 and FMA, arrays in and out: what
+//! `Kernels::path4` runs for the AVX2 path in a build with those features, and how the tests of
+//! every build reach the kernels (a build without the features runs `super::asm` instead: a
+//! call per operation cost 2-3 times the inlined kernel, docs/performance.md).
 
 use core::arch::x86_64::*;
 
@@ -64,9 +65,7 @@ macro_rules! entry64 {
 
 macro_rules! entry32 {
     ($name:ident, ($($arg:ident),+)) => {
-        /// The kernel of the same name, for a caller built without AVX2 and FMA (the tests'
-        /// hook: the operators of such a build run the portable path for `f32`, see
-        /// `arch::route!`).
+        /// The kernel of the same name, for a caller built without AVX2 and FMA (the tests).
         ///
         /// # Safety
         ///
