@@ -63,6 +63,8 @@ pub(crate) struct Consts {
     spread: [u64; 2],
     /// All bits but the sign of `f64` lanes (400).
     abs64: [u64; 2],
+    /// All bits set: integer −1 per lane (416).
+    ones: [u64; 2],
 }
 
 const _: () = {
@@ -77,6 +79,7 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, huge) == 368);
     assert!(core::mem::offset_of!(Consts, spread) == 384);
     assert!(core::mem::offset_of!(Consts, abs64) == 400);
+    assert!(core::mem::offset_of!(Consts, ones) == 416);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -113,6 +116,9 @@ macro_rules! at {
     };
     (abs64) => {
         "400"
+    };
+    (ones) => {
+        "416"
     };
 }
 
@@ -163,6 +169,7 @@ pub(crate) static C64: Consts = Consts {
     huge: pair(super::TWO_1000.to_bits()),
     spread: pair(SPREAD_FACTOR.to_bits()),
     abs64: pair(i64::MAX as u64),
+    ones: pair(u64::MAX),
 };
 
 /// The `f32` constants: as in `f64`, the bounds scaled to `f32`'s range (2⁻¹⁰⁰ for the error
@@ -180,21 +187,25 @@ pub(crate) static C32: Consts = Consts {
     huge: pair32(1.267_650_6e30f32.to_bits()),
     spread: pair(SPREAD_FACTOR.to_bits()),
     abs64: pair(i64::MAX as u64),
+    ones: pair(u64::MAX),
 };
 
 /// The result `{s}` moved one unit toward −∞ in the down lanes and toward +∞ in the others
-/// where `{t}` (the lanes whose error points the drawn way) is all ones, into `$r`: +1 on the
-/// bits toward the value's own sign, −1 the other way. `$p` is `ps` or `pd`; `$neg` the
-/// instructions that put the sign mask of `{s}` in `{x}`; `$add` the lane-wide integer add.
+/// where `{t}` (the lanes whose error points the drawn way) is all ones, into `{r}`: one unit
+/// more on the bits toward the value's own sign, one less the other way. `$cmp` is the
+/// lane-wide signed integer comparison (`vpcmpgtq`, `vpcmpgtd`), whose `s > −1` marks the lanes
+/// of a positive sign (AVX2 has no 64-bit arithmetic shift); that mask XOR the down lanes is
+/// all ones (−1) where the step is +1 and 0 where it is −1, so that `x | 1` is minus the step
+/// and `$sub`, the lane-wide integer subtraction, takes it.
 #[rustfmt::skip]
 macro_rules! step {
-    ($neg:expr, $add:literal) => {
+    ($cmp:literal, $sub:literal) => {
         concat!(
-            $neg,
+            $cmp, " {x}, {s}, xmmword ptr [{tab} + ", at!(ones), "]\n",
             "vpxor {x}, {x}, xmmword ptr [{tab} + {off}]\n",
             "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
             "vpand {x}, {x}, {t}\n",
-            $add, " {r}, {s}, {x}\n",
+            $sub, " {r}, {s}, {x}\n",
         )
     };
 }
@@ -215,7 +226,7 @@ macro_rules! points {
 /// mask in `{g}`.
 #[rustfmt::skip]
 macro_rules! add_text {
-    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
         concat!(
             "vaddp", $p, " {s}, {a}, {b}\n",
             // Rare: max(|a|, |b|, |s|) not below the limit (a NaN sum, the last operand of
@@ -239,7 +250,7 @@ macro_rules! add_text {
             "vxorp", $p, " {w}, {w}, {t}\n",
             "vxorp", $p, " {u}, {u}, {t}\n",
             "vcmpp", $p, " {t}, {w}, {u}, 0x1e\n",
-            step!($neg, $add),
+            step!($cmp, $sub),
             // An exact zero sum rounded down is −0 unless both operands are +0: the OR of
             // their signs where the sum is zero in a down lane.
             "vorp", $p, " {f}, {a}, {b}\n",
@@ -256,7 +267,7 @@ macro_rules! add_text {
 /// below the tiny bound with no zero operand (or not finite): those lanes in `{g}`.
 #[rustfmt::skip]
 macro_rules! mul_text {
-    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
         concat!(
             "vmulp", $p, " {s}, {a}, {b}\n",
             "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
@@ -271,8 +282,7 @@ macro_rules! mul_text {
             "vmovap", $p, " {t}, {s}\n",
             "vfmsub231p", $p, " {t}, {a}, {b}\n",
             points!($p),
-            step!($neg, $add),
-            "vorp", $p, " {f}, {a}, {b}\n",
+            step!($cmp, $sub),
             $flags,
         )
     };
@@ -285,7 +295,7 @@ macro_rules! mul_text {
 /// is exact.
 #[rustfmt::skip]
 macro_rules! div_text {
-    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
         concat!(
             "vdivp", $p, " {s}, {a}, {b}\n",
             "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
@@ -299,11 +309,10 @@ macro_rules! div_text {
             "vmovmskp", $p, " {g:e}, {t}\n",
             "vmovap", $p, " {t}, {a}\n",
             "vfnmadd231p", $p, " {t}, {s}, {b}\n",
-            "vandp", $p, " {u}, {b}, xmmword ptr [{tab} + ", at!(sign), "]\n",
-            "vxorp", $p, " {t}, {t}, {u}\n",
+            "vandp", $p, " {f}, {b}, xmmword ptr [{tab} + ", at!(sign), "]\n",
+            "vxorp", $p, " {t}, {t}, {f}\n",
             points!($p),
-            step!($neg, $add),
-            "vorp", $p, " {f}, {a}, {b}\n",
+            step!($cmp, $sub),
             $flags,
         )
     };
@@ -314,7 +323,7 @@ macro_rules! div_text {
 /// lanes in `{g}`.
 #[rustfmt::skip]
 macro_rules! sqrt_text {
-    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
         concat!(
             "vsqrtp", $p, " {s}, {a}\n",
             "vcmpp", $p, " {u}, {s}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
@@ -326,8 +335,7 @@ macro_rules! sqrt_text {
             "vmovap", $p, " {t}, {a}\n",
             "vfnmadd231p", $p, " {t}, {s}, {s}\n",
             points!($p),
-            step!($neg, $add),
-            "vmovap", $p, " {f}, {a}\n",
+            step!($cmp, $sub),
             $flags,
         )
     };
@@ -340,7 +348,7 @@ macro_rules! sqrt_text {
 /// huge bound (a NaN result passes on through `max`).
 #[rustfmt::skip]
 macro_rules! fma_text {
-    ($p:literal, $neg:expr, $add:literal, $flags:literal) => {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
         concat!(
             "vmovap", $p, " {s}, {c}\n",
             "vfmadd231p", $p, " {s}, {a}, {b}\n",
@@ -390,7 +398,7 @@ macro_rules! fma_text {
             "vorp", $p, " {x}, {x}, {c}\n",
             "vandp", $p, " {w}, {w}, {x}\n",
             "vorp", $p, " {s}, {s}, {w}\n",
-            step!($neg, $add),
+            step!($cmp, $sub),
             "vorp", $p, " {f}, {a}, {b}\n",
             "vorp", $p, " {f}, {f}, {c}\n",
             $flags,
@@ -398,24 +406,11 @@ macro_rules! fma_text {
     };
 }
 
-/// The sign masks of `{s}`'s lanes in `{x}`: `f32` by one shift; `f64`, which has no 64-bit
-/// arithmetic shift before AVX-512, by the shift of each high half copied to both halves.
-macro_rules! neg32 {
-    () => {
-        "vpsrad {x}, {s}, 31\n"
-    };
-}
-macro_rules! neg64 {
-    () => {
-        "vpsrad {x}, {s}, 31\nvpshufd {x}, {x}, 0xf5\n"
-    };
-}
-
 /// One kernel block: the text `$text` for lanes of `$p` (`$flags`: how the flags lane is
 /// kept), on the registers `$a`, `$b`, `$c` (as many as the text names), the direction rows
 /// of `$tab` at `$off`; the result register and the rare lanes' `movmsk`.
 macro_rules! block {
-    ($text:ident, $p:literal, $neg:ident, $add:literal, $flags:literal, $tab:expr, $off:expr, [$($in:ident = $v:expr),+] $(, $extra:ident)*) => {{
+    ($text:ident, $p:literal, $cmp:literal, $sub:literal, $flags:literal, $tab:expr, $off:expr, [$($in:ident = $v:expr),+] $(, $extra:ident)*) => {{
         let r: __m128;
         let g: u32;
         // SAFETY: the processor has AVX and FMA (the callers' contract); the assembly reads the
@@ -423,7 +418,7 @@ macro_rules! block {
         // instructions, which leave no upper half changed.
         unsafe {
             asm!(
-                $text!($p, $neg!(), $add, $flags),
+                $text!($p, $cmp, $sub, $flags),
                 $($in = in(xmm_reg) $v,)+
                 r = out(xmm_reg) r,
                 s = out(xmm_reg) _,
@@ -431,7 +426,6 @@ macro_rules! block {
                 u = out(xmm_reg) _,
                 w = out(xmm_reg) _,
                 x = out(xmm_reg) _,
-                f = out(xmm_reg) _,
                 $($extra = out(xmm_reg) _,)*
                 g = out(reg) g,
                 tab = in(reg) $tab,
@@ -511,8 +505,8 @@ macro_rules! kernel64 {
             let halves = ($(v64($x),)+);
             #[allow(non_snake_case)]
             let ($($x,)+) = halves;
-            let (mut lo, g) = block!($text, "d", neg64, "vpaddq", "", tab, off, [$($x = $x[0]),+] $(, $extra)*);
-            let (mut hi, h) = block!($text, "d", neg64, "vpaddq", $keep, tab, off + 16, [$($x = $x[1]),+] $(, $extra)*);
+            let (mut lo, g) = block!($text, "d", "vpcmpgtq", "vpsubq", "", tab, off, [$($x = $x[0]),+] $(, $extra)*);
+            let (mut hi, h) = block!($text, "d", "vpcmpgtq", "vpsubq", $keep, tab, off + 16, [$($x = $x[1]),+] $(, $extra)*);
             if (g & 0b11) | (h & 0b01) != 0 {
                 [lo, hi] = v64(slow(move || portable::$portable($(a64($x),)+ dir)));
                 in_registers(&mut lo);
@@ -533,7 +527,7 @@ macro_rules! kernel32 {
         /// The processor must have AVX2 and FMA.
         #[inline(always)]
         pub(crate) unsafe fn $name($($x: [f32; 4],)+ dir: u32) -> [f32; 4] {
-            let (mut r, g) = block!($text, "s", neg32, "vpaddd", $keep, &C32, row_offset(dir), [$($x = v32($x)),+] $(, $extra)*);
+            let (mut r, g) = block!($text, "s", "vpcmpgtd", "vpsubd", $keep, &C32, row_offset(dir), [$($x = v32($x)),+] $(, $extra)*);
             if g & 0b0111 != 0 {
                 r = v32(slow(move || portable::$portable($($x,)+ dir)));
                 in_registers(&mut r);
@@ -543,33 +537,39 @@ macro_rules! kernel32 {
     };
 }
 
+// The flags lane (lane 1 of an `f64` value's upper register, lane 3 of an `f32` one): the OR
+// of the operands' (`{f}`, which the sums and fused multiply-adds compute anyway), or the
+// operand's own for a square root.
 kernel64!(
     add_f64,
     add_text,
     add,
     (a, b),
-    "vblendpd {r}, {r}, {f}, 2\n"
+    "vblendpd {r}, {r}, {f}, 2\n",
+    f
 );
 kernel64!(
     mul_f64,
     mul_text,
     mul,
     (a, b),
-    "vblendpd {r}, {r}, {f}, 2\n"
+    "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
+    f
 );
 kernel64!(
     div_f64,
     div_text,
     div,
     (a, b),
-    "vblendpd {r}, {r}, {f}, 2\n"
+    "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
+    f
 );
 kernel64!(
     sqrt_f64,
     sqrt_text,
     sqrt,
     (a),
-    "vblendpd {r}, {r}, {f}, 2\n"
+    "vblendpd {r}, {r}, {a}, 2\n"
 );
 kernel64!(
     fma_f64,
@@ -577,35 +577,39 @@ kernel64!(
     fma,
     (a, b, c),
     "vblendpd {r}, {r}, {f}, 2\n",
-    y
+    y,
+    f
 );
 kernel32!(
     add_f32,
     add_text,
     add,
     (a, b),
-    "vblendps {r}, {r}, {f}, 8\n"
+    "vblendps {r}, {r}, {f}, 8\n",
+    f
 );
 kernel32!(
     mul_f32,
     mul_text,
     mul,
     (a, b),
-    "vblendps {r}, {r}, {f}, 8\n"
+    "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
+    f
 );
 kernel32!(
     div_f32,
     div_text,
     div,
     (a, b),
-    "vblendps {r}, {r}, {f}, 8\n"
+    "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
+    f
 );
 kernel32!(
     sqrt_f32,
     sqrt_text,
     sqrt,
     (a),
-    "vblendps {r}, {r}, {f}, 8\n"
+    "vblendps {r}, {r}, {a}, 8\n"
 );
 kernel32!(
     fma_f32,
@@ -613,7 +617,8 @@ kernel32!(
     fma,
     (a, b, c),
     "vblendps {r}, {r}, {f}, 8\n",
-    y
+    y,
+    f
 );
 
 /// The noise pre-tests of a value `v` and a result `r` at once (see `ops::maybe_noise`), on
