@@ -49,21 +49,18 @@ pub(crate) struct Consts {
     one: [u64; 2],
     /// Zero (304).
     zero: [u64; 2],
-    /// A sum whose operands or result reach this magnitude takes the portable path (`s − a`
-    /// could overflow) (320).
-    limit: [u64; 2],
     /// A product, quotient or radicand below this magnitude may have an error term that
-    /// underflows (336).
+    /// underflows (320).
     tiny: [u64; 2],
-    /// +∞ (352).
+    /// +∞ (336).
     inf: [u64; 2],
-    /// Below this magnitude the TwoSums of a fused multiply-add cannot overflow (368).
+    /// Below this magnitude the TwoSums of a fused multiply-add cannot overflow (352).
     huge: [u64; 2],
-    /// The checks' spread factor, `f64` (384): the pre-tests compute in `f64` for both types.
+    /// The checks' spread factor, `f64` (368): the pre-tests compute in `f64` for both types.
     spread: [u64; 2],
-    /// All bits but the sign of `f64` lanes (400).
+    /// All bits but the sign of `f64` lanes (384).
     abs64: [u64; 2],
-    /// All bits set: integer −1 per lane (416).
+    /// All bits set: integer −1 per lane (400).
     ones: [u64; 2],
 }
 
@@ -73,13 +70,12 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, sign) == 272);
     assert!(core::mem::offset_of!(Consts, one) == 288);
     assert!(core::mem::offset_of!(Consts, zero) == 304);
-    assert!(core::mem::offset_of!(Consts, limit) == 320);
-    assert!(core::mem::offset_of!(Consts, tiny) == 336);
-    assert!(core::mem::offset_of!(Consts, inf) == 352);
-    assert!(core::mem::offset_of!(Consts, huge) == 368);
-    assert!(core::mem::offset_of!(Consts, spread) == 384);
-    assert!(core::mem::offset_of!(Consts, abs64) == 400);
-    assert!(core::mem::offset_of!(Consts, ones) == 416);
+    assert!(core::mem::offset_of!(Consts, tiny) == 320);
+    assert!(core::mem::offset_of!(Consts, inf) == 336);
+    assert!(core::mem::offset_of!(Consts, huge) == 352);
+    assert!(core::mem::offset_of!(Consts, spread) == 368);
+    assert!(core::mem::offset_of!(Consts, abs64) == 384);
+    assert!(core::mem::offset_of!(Consts, ones) == 400);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -99,26 +95,23 @@ macro_rules! at {
     (zero) => {
         "304"
     };
-    (limit) => {
+    (tiny) => {
         "320"
     };
-    (tiny) => {
+    (inf) => {
         "336"
     };
-    (inf) => {
+    (huge) => {
         "352"
     };
-    (huge) => {
+    (spread) => {
         "368"
     };
-    (spread) => {
+    (abs64) => {
         "384"
     };
-    (abs64) => {
-        "400"
-    };
     (ones) => {
-        "416"
+        "400"
     };
 }
 
@@ -163,7 +156,6 @@ pub(crate) static C64: Consts = Consts {
     sign: pair(1 << 63),
     one: pair(1),
     zero: pair(0),
-    limit: pair(8.0e307f64.to_bits()),
     tiny: pair(crate::arch::portable::TWO_M969.to_bits()),
     inf: pair(f64::INFINITY.to_bits()),
     huge: pair(super::TWO_1000.to_bits()),
@@ -181,7 +173,6 @@ pub(crate) static C32: Consts = Consts {
     sign: pair32(1 << 31),
     one: pair32(1),
     zero: pair32(0),
-    limit: pair32(1.6e38f32.to_bits()),
     tiny: pair32(7.888_609e-31f32.to_bits()),
     inf: pair32(f32::INFINITY.to_bits()),
     huge: pair32(1.267_650_6e30f32.to_bits()),
@@ -229,22 +220,19 @@ macro_rules! add_text {
     ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
         concat!(
             "vaddp", $p, " {s}, {a}, {b}\n",
-            // Rare: max(|a|, |b|, |s|) not below the limit (a NaN sum, the last operand of
-            // `max`, passes on).
-            "vandp", $p, " {t}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vandp", $p, " {u}, {b}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {w}, {t}, {u}, 0x1d\n",
-            "vmaxp", $p, " {t}, {t}, {u}\n",
-            "vandp", $p, " {u}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vmaxp", $p, " {t}, {t}, {u}\n",
-            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(limit), "], 0x15\n",
+            // Rare: a sum that is not finite. Fast2Sum on ordered operands cannot overflow.
+            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
             "vmovmskp", $p, " {g:e}, {t}\n",
-            // Fast2Sum on the operands ordered by magnitude (`{w}`: |a| ≥ |b|): the error
-            // `small − (s − big)` is exact, and its sign is a comparison of `small` with
-            // `s − big`, made `>` in the up lanes and `<` in the down ones by flipping both
-            // signs there.
-            "vblendvp", $p, " {u}, {b}, {a}, {w}\n",
-            "vblendvp", $p, " {w}, {a}, {b}, {w}\n",
+            // Fast2Sum on the operands ordered by magnitude: |a| < |b| exactly where `a + b`
+            // and `a − b` differ in sign (either order serves where |a| = |b|), the sign bit of
+            // `{w}`. The error `small − (s − big)` is exact, and its sign is a comparison of
+            // `small` with `s − big`, made `>` in the up lanes and `<` in the down ones by
+            // flipping both signs there.
+            "vsubp", $p, " {w}, {a}, {b}\n",
+            "vxorp", $p, " {w}, {w}, {s}\n",
+            "vblendvp", $p, " {u}, {a}, {b}, {w}\n",
+            "vblendvp", $p, " {w}, {b}, {a}, {w}\n",
             "vsubp", $p, " {u}, {s}, {u}\n",
             "vmovap", $p, " {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
             "vxorp", $p, " {w}, {w}, {t}\n",
