@@ -78,23 +78,30 @@ unsafe fn dsign32(dir: u32) -> __m128 {
 /// The lanes (all ones) where the exact result lies beyond `s` the way each sample rounds:
 /// where the error `e` (the exact result minus `s`, or any value of its sign), its sign
 /// flipped in the lanes that round down (`dsign`), is positive. A zero or NaN `e` moves
-/// nothing.
+/// nothing, and the flags lane never does (compared with +∞), so that the kernels can put the
+/// flags in before the step, off the error's path.
 #[inline(always)]
 unsafe fn beyond64(e: __m256d, dsign: __m256d) -> __m256d {
     // SAFETY: AVX.
-    unsafe { _mm256_cmp_pd::<_CMP_GT_OQ>(_mm256_xor_pd(e, dsign), _mm256_setzero_pd()) }
+    unsafe {
+        _mm256_cmp_pd::<_CMP_GT_OQ>(
+            _mm256_xor_pd(e, dsign),
+            _mm256_setr_pd(0.0, 0.0, 0.0, f64::INFINITY),
+        )
+    }
 }
 
 /// [`beyond64`] for an error that is not NaN, by an integer comparison: the bits of a
 /// positive float are a positive integer, and those of a zero with either sign are not
-/// (shorter on the error's path than the floating-point comparison).
+/// (shorter on the error's path than the floating-point comparison). The flags lane is
+/// compared with the largest integer.
 #[inline(always)]
 unsafe fn beyond64_num(e: __m256d, dsign: __m256d) -> __m256d {
     // SAFETY: AVX2.
     unsafe {
         _mm256_castsi256_pd(_mm256_cmpgt_epi64(
             _mm256_castpd_si256(_mm256_xor_pd(e, dsign)),
-            _mm256_setzero_si256(),
+            _mm256_setr_epi64x(0, 0, 0, i64::MAX),
         ))
     }
 }
@@ -103,11 +110,16 @@ unsafe fn beyond64_num(e: __m256d, dsign: __m256d) -> __m256d {
 #[inline(always)]
 unsafe fn beyond32_num(e: __m128, dsign: __m128) -> __m128i {
     // SAFETY: SSE2.
-    unsafe { _mm_cmpgt_epi32(_mm_castps_si128(_mm_xor_ps(e, dsign)), _mm_setzero_si128()) }
+    unsafe {
+        _mm_cmpgt_epi32(
+            _mm_castps_si128(_mm_xor_ps(e, dsign)),
+            _mm_setr_epi32(0, 0, 0, i32::MAX),
+        )
+    }
 }
 
-/// `s` moved one unit in the lanes of `beyond`: toward −∞ in the lanes that round down
-/// (`dsign`), toward +∞ in the others.
+/// `s` moved one unit in the lanes of `beyond` (never the flags lane): toward −∞ in the lanes
+/// that round down (`dsign`), toward +∞ in the others.
 #[inline(always)]
 unsafe fn step64(s: __m256d, beyond: __m256d, dsign: __m256d) -> __m256d {
     // SAFETY: for all intrinsics below, the target has AVX2 (checked at compile time).
@@ -255,7 +267,7 @@ pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         // rounded down where the sum is zero, nothing elsewhere (off the error's path).
         let nsum = _mm256_sub_pd(_mm256_xor_pd(va, _mm256_set1_pd(-0.0)), vb);
         let s = _mm256_or_pd(s, _mm256_andnot_pd(nsum, dsign));
-        with_flags64(step64(s, beyond64_num(e, dsign), dsign), va, vb)
+        step64(with_flags64(s, va, vb), beyond64_num(e, dsign), dsign)
     }
 }
 
@@ -305,7 +317,7 @@ pub(crate) unsafe fn mul_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         }
         let e = _mm256_fmsub_pd(va, vb, p);
         let dsign = dsign64(dir);
-        with_flags64(step64(p, beyond64_num(e, dsign), dsign), va, vb)
+        step64(with_flags64(p, va, vb), beyond64_num(e, dsign), dsign)
     }
 }
 
@@ -326,7 +338,7 @@ pub(crate) unsafe fn add_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         let dsign = dsign32(dir);
         let nsum = _mm_sub_ps(_mm_xor_ps(va, _mm_set1_ps(-0.0)), vb);
         let s = _mm_or_ps(s, _mm_andnot_ps(nsum, dsign));
-        with_flags32(step32(s, beyond32_num(e, dsign), dsign), va, vb)
+        step32(with_flags32(s, va, vb), beyond32_num(e, dsign), dsign)
     }
 }
 
@@ -345,7 +357,7 @@ pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         }
         let e = _mm256_sub_pd(x, _mm256_cvtps_pd(p));
         let beyond = narrow(beyond64_num(e, dsign64(dir)));
-        with_flags32(step32(p, beyond, dsign32(dir)), va, vb)
+        step32(with_flags32(p, va, vb), beyond, dsign32(dir))
     }
 }
 
@@ -398,7 +410,7 @@ pub(crate) unsafe fn div_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         }
         let e = _mm256_xor_pd(_mm256_fnmadd_pd(q, vb, va), sign64(vb));
         let dsign = dsign64(dir);
-        with_flags64(step64(q, beyond64(e, dsign), dsign), va, vb)
+        step64(with_flags64(q, va, vb), beyond64(e, dsign), dsign)
     }
 }
 
@@ -445,11 +457,8 @@ pub(crate) unsafe fn fma_f64(va: __m256d, vb: __m256d, vc: __m256d, dir: u32) ->
         // (round-to-nearest is symmetric). Its sign, negated, in the lanes that round down,
         // is ORed into `r`, before the step and with no test of the error.
         let r = _mm256_or_pd(r, _mm256_andnot_pd(_mm256_fnmsub_pd(va, vb, vc), dsign));
-        with_flags64(
-            step64(r, beyond64_num(e, dsign), dsign),
-            _mm256_or_pd(va, vb),
-            vc,
-        )
+        let r = with_flags64(r, _mm256_or_pd(va, vb), vc);
+        step64(r, beyond64_num(e, dsign), dsign)
     }
 }
 
@@ -476,7 +485,11 @@ pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
         }
         let e = _mm256_fnmadd_pd(q, q, va);
         let dsign = dsign64(dir);
-        _mm256_blend_pd::<0b1000>(step64(q, beyond64_num(e, dsign), dsign), va)
+        step64(
+            _mm256_blend_pd::<0b1000>(q, va),
+            beyond64_num(e, dsign),
+            dsign,
+        )
     }
 }
 
@@ -497,7 +510,7 @@ pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         let rem = _mm256_fnmadd_pd(_mm256_cvtps_pd(q), b, _mm256_cvtps_pd(va));
         let e = _mm256_xor_pd(rem, sign64(b));
         let beyond = narrow(beyond64(e, dsign64(dir)));
-        with_flags32(step32(q, beyond, dsign32(dir)), va, vb)
+        step32(with_flags32(q, va, vb), beyond, dsign32(dir))
     }
 }
 
@@ -523,7 +536,7 @@ pub(crate) unsafe fn fma_f32(va: __m128, vb: __m128, vc: __m128, dir: u32) -> __
         let dsign = dsign32(dir);
         // An exact zero rounded down is −0, ORed in before the step as for `f64`.
         let r = _mm_or_ps(r, _mm_andnot_ps(_mm_fnmsub_ps(va, vb, vc), dsign));
-        with_flags32(step32(r, beyond, dsign), _mm_or_ps(va, vb), vc)
+        step32(with_flags32(r, _mm_or_ps(va, vb), vc), beyond, dsign)
     }
 }
 
@@ -542,7 +555,7 @@ pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
         let q64 = _mm256_cvtps_pd(q);
         let e = _mm256_fnmadd_pd(q64, q64, _mm256_cvtps_pd(va));
         let beyond = narrow(beyond64_num(e, dsign64(dir)));
-        _mm_blend_ps::<0b1000>(step32(q, beyond, dsign32(dir)), va)
+        step32(_mm_blend_ps::<0b1000>(q, va), beyond, dsign32(dir))
     }
 }
 
