@@ -97,8 +97,8 @@ pub(super) mod sse2 {
 /// The pre-tests on the vector registers that hold the lanes (x86-64 with AVX2 and FMA): per
 /// value one broadcast of `x`, one subtraction, two sign masks and one fused multiply-add,
 /// `|x| − 42·|s − x|`, whose sign bits (set where a sample is far from `x`, and for NaN) one
-/// `movmsk` reads; two `f32` values share one 256-bit register. `None` for a lane type other
-/// than these registers.
+/// `movmsk` reads; `f32` lanes are widened to `f64` first (no difference of two `f32` samples
+/// is subnormal there). `None` for a lane type other than these registers.
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx2",
@@ -146,22 +146,14 @@ pub(super) mod vector {
         }
     }
 
-    /// The same for one or two `f32` values (lanes 0-3 and 4-7, each against its own first
-    /// lane).
+    /// The same for the lanes of an `f32` value without AVX-512: widened to `f64` first, then
+    /// [`far64`], for the reason given at `far32_bits` (on the AVX2 path the 3-D wave's
+    /// checks spent most of their time in those assists: docs/performance.md).
     #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
     #[inline(always)]
-    fn far32(v: __m256) -> __m256 {
-        // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
-        unsafe {
-            let abs = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
-            let x = _mm256_permute_ps::<0>(v);
-            let d = _mm256_and_ps(_mm256_sub_ps(v, x), abs);
-            _mm256_fnmadd_ps(
-                d,
-                _mm256_set1_ps(SPREAD_FACTOR as f32),
-                _mm256_and_ps(x, abs),
-            )
-        }
+    fn far32(v: __m128) -> __m256d {
+        // SAFETY: AVX is enabled for this target (module cfg).
+        far64(unsafe { _mm256_cvtps_pd(v) })
     }
 
     #[inline(always)]
@@ -205,9 +197,8 @@ pub(super) mod vector {
             // lanes are masked out.
             let m = far32_bits(unsafe { _mm256_castps128_ps256(r32(v)) });
             #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
-            // SAFETY: AVX2 is enabled; the upper half of `w` is undefined and its signs are
-            // masked out.
-            let m = unsafe { _mm256_movemask_ps(far32(_mm256_castps128_ps256(r32(v)))) };
+            // SAFETY: AVX is enabled for this target (module cfg).
+            let m = unsafe { _mm256_movemask_pd(far32(r32(v))) };
             return Some(m & 0b0110 != 0);
         }
         None
@@ -309,8 +300,11 @@ pub(super) mod vector {
             // SAFETY: AVX is enabled for this target (module cfg).
             let m = far32_bits(unsafe { _mm256_set_m128(r32(y), r32(x)) });
             #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
-            // SAFETY: AVX2 is enabled for this target (module cfg).
-            let m = unsafe { _mm256_movemask_ps(far32(_mm256_set_m128(r32(y), r32(x)))) };
+            // SAFETY: AVX is enabled for this target (module cfg).
+            let m = unsafe { _mm256_movemask_pd(_mm256_or_pd(far32(r32(x)), far32(r32(y)))) };
+            #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
+            return Some(m & 0b0110 != 0);
+            #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
             return Some(m & 0b0110_0110 != 0);
         }
         None

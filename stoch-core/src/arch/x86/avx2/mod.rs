@@ -14,12 +14,12 @@ use core::arch::x86_64::*;
 use crate::arch::portable::lanes4 as portable;
 use crate::runtime::rng::row_offset;
 
-/// All-ones lanes for the samples that round down, for the two random bits `dir`: bit 0
-/// for `x`, bit 1 for `y`, `z` the opposite of `y`; the flags lane is never moved.
-static DOWN64: [[u64; 4]; 4] = {
+/// The sign bit in the lanes of the samples that round down, for the two random bits `dir`:
+/// bit 0 for `x`, bit 1 for `y`, `z` the opposite of `y`; the flags lane never has it.
+static DSIGN64: [[u64; 4]; 4] = {
     const fn lane(on: bool) -> u64 {
         if on {
-            u64::MAX
+            1 << 63
         } else {
             0
         }
@@ -34,10 +34,10 @@ static DOWN64: [[u64; 4]; 4] = {
 };
 
 /// The same for `f32` lanes, rows padded to 32 bytes (see [`super::row`]).
-static DOWN32: [[u32; 8]; 4] = {
+static DSIGN32: [[u32; 8]; 4] = {
     const fn lane(on: bool) -> u32 {
         if on {
-            u32::MAX
+            1 << 31
         } else {
             0
         }
@@ -64,49 +64,89 @@ static DOWN32: [[u32; 8]; 4] = {
 const SAMPLES: i32 = 0b0111;
 
 #[inline(always)]
-unsafe fn down64(dir: u32) -> __m256i {
+unsafe fn dsign64(dir: u32) -> __m256d {
     // SAFETY: a row of the table is 32 bytes, read unaligned.
-    unsafe { _mm256_loadu_si256(row(&DOWN64, dir).as_ptr().cast()) }
+    unsafe { _mm256_loadu_pd(row(&DSIGN64, dir).as_ptr().cast()) }
 }
 
 #[inline(always)]
-unsafe fn down32(dir: u32) -> __m128i {
+unsafe fn dsign32(dir: u32) -> __m128 {
     // SAFETY: as above, the first 16 bytes of a row.
-    unsafe { _mm_loadu_si128(row(&DOWN32, dir).as_ptr().cast()) }
+    unsafe { _mm_loadu_ps(row(&DSIGN32, dir).as_ptr().cast()) }
 }
 
-/// `s` moved one unit toward −∞ in the lanes of `down` and toward +∞ in the others, where
-/// the exact result lies beyond `s` that way: `e_lt` (`e_gt`) marks the lanes whose error,
-/// the exact result minus `s`, is negative (positive).
+/// The lanes (all ones) where the exact result lies beyond `s` the way each sample rounds:
+/// where the error `e` (the exact result minus `s`, or any value of its sign), its sign
+/// flipped in the lanes that round down (`dsign`), is positive. A zero or NaN `e` moves
+/// nothing, and the flags lane never does (compared with +∞), so that the kernels can put the
+/// flags in before the step, off the error's path.
 #[inline(always)]
-unsafe fn directed64(s: __m256d, e_lt: __m256d, e_gt: __m256d, down: __m256i) -> __m256d {
+unsafe fn beyond64(e: __m256d, dsign: __m256d) -> __m256d {
+    // SAFETY: AVX.
+    unsafe {
+        _mm256_cmp_pd::<_CMP_GT_OQ>(
+            _mm256_xor_pd(e, dsign),
+            _mm256_setr_pd(0.0, 0.0, 0.0, f64::INFINITY),
+        )
+    }
+}
+
+/// [`beyond64`] for an error that is not NaN, by an integer comparison: the bits of a
+/// positive float are a positive integer, and those of a zero with either sign are not
+/// (shorter on the error's path than the floating-point comparison). The flags lane is
+/// compared with the largest integer.
+#[inline(always)]
+unsafe fn beyond64_num(e: __m256d, dsign: __m256d) -> __m256d {
+    // SAFETY: AVX2.
+    unsafe {
+        _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+            _mm256_castpd_si256(_mm256_xor_pd(e, dsign)),
+            _mm256_setr_epi64x(0, 0, 0, i64::MAX),
+        ))
+    }
+}
+
+/// The same on `f32` lanes.
+#[inline(always)]
+unsafe fn beyond32_num(e: __m128, dsign: __m128) -> __m128i {
+    // SAFETY: SSE2.
+    unsafe {
+        _mm_cmpgt_epi32(
+            _mm_castps_si128(_mm_xor_ps(e, dsign)),
+            _mm_setr_epi32(0, 0, 0, i32::MAX),
+        )
+    }
+}
+
+/// `s` moved one unit in the lanes of `beyond` (never the flags lane): toward −∞ in the lanes
+/// that round down (`dsign`), toward +∞ in the others.
+#[inline(always)]
+unsafe fn step64(s: __m256d, beyond: __m256d, dsign: __m256d) -> __m256d {
     // SAFETY: for all intrinsics below, the target has AVX2 (checked at compile time).
     unsafe {
         let bits = _mm256_castpd_si256(s);
         // One unit toward +∞ is +1 on the bits of a positive value and −1 on a negative
-        // one, and the reverse toward −∞: the step is −1 (all ones) where the sign mask
-        // and the direction mask differ, +1 elsewhere.
-        let negative = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
-        let toward = _mm256_or_si256(_mm256_xor_si256(negative, down), _mm256_set1_epi64x(1));
-        // Moves where the error points the requested way (`down` selects by its sign bit).
-        let beyond = _mm256_castpd_si256(_mm256_blendv_pd(e_gt, e_lt, _mm256_castsi256_pd(down)));
-        _mm256_castsi256_pd(_mm256_add_epi64(bits, _mm256_and_si256(toward, beyond)))
+        // one, and the reverse toward −∞: −1 (all ones) where the sign of `s` and the
+        // direction differ, +1 elsewhere.
+        let differ = _mm256_cmpgt_epi64(
+            _mm256_setzero_si256(),
+            _mm256_xor_si256(bits, _mm256_castpd_si256(dsign)),
+        );
+        let toward = _mm256_or_si256(differ, _mm256_set1_epi64x(1));
+        let step = _mm256_and_si256(toward, _mm256_castpd_si256(beyond));
+        _mm256_castsi256_pd(_mm256_add_epi64(bits, step))
     }
 }
 
+/// The same on `f32` lanes.
 #[inline(always)]
-unsafe fn directed32(s: __m128, e_lt: __m128i, e_gt: __m128i, down: __m128i) -> __m128 {
+unsafe fn step32(s: __m128, beyond: __m128i, dsign: __m128) -> __m128 {
     // SAFETY: for all intrinsics below, the target has AVX2.
     unsafe {
         let bits = _mm_castps_si128(s);
         // As for `f64`; the sign mask by an arithmetic shift.
-        let negative = _mm_srai_epi32::<31>(bits);
-        let toward = _mm_or_si128(_mm_xor_si128(negative, down), _mm_set1_epi32(1));
-        let beyond = _mm_castps_si128(_mm_blendv_ps(
-            _mm_castsi128_ps(e_gt),
-            _mm_castsi128_ps(e_lt),
-            _mm_castsi128_ps(down),
-        ));
+        let differ = _mm_srai_epi32::<31>(_mm_xor_si128(bits, _mm_castps_si128(dsign)));
+        let toward = _mm_or_si128(differ, _mm_set1_epi32(1));
         _mm_castsi128_ps(_mm_add_epi32(bits, _mm_and_si128(toward, beyond)))
     }
 }
@@ -136,42 +176,39 @@ unsafe fn with_flags32(r: __m128, a: __m128, b: __m128) -> __m128 {
     unsafe { _mm_blend_ps::<0b1000>(r, _mm_or_ps(a, b)) }
 }
 
-/// The portable path for the rare operands (kept out of line: it is large and cold).
+/// Marks the branch that calls it, to a rare operand's portable path, as the unlikely one.
 #[cold]
-#[inline(never)]
+#[inline(always)]
+fn rare() {}
+
+/// `f(&args)`: the portable path for the rare operands, out of line through the trampoline of
+/// the checks' slow paths ([`crate::runtime::cold`]), which keeps every register. Through a
+/// plain call, which may change every vector register, the compiler kept a loop's pointers
+/// and constants in memory around the kernel, in the common case too (docs/performance.md).
+#[inline(always)]
+fn slow<A, O>(args: A, f: fn(&A) -> O) -> O {
+    rare();
+    crate::runtime::cold::run(args, f)
+}
+
+/// [`slow`] for the binary `f64` kernels.
+#[inline(always)]
 fn slow64(
     op: fn([f64; 4], [f64; 4], u32) -> [f64; 4],
-    a: [f64; 4],
-    b: [f64; 4],
+    a: __m256d,
+    b: __m256d,
     dir: u32,
-) -> [f64; 4] {
-    op(a, b, dir)
+) -> __m256d {
+    from64(slow((op, to64(a), to64(b), dir), |c| (c.0)(c.1, c.2, c.3)))
 }
 
-#[cold]
-#[inline(never)]
-fn slow32(
-    op: fn([f32; 4], [f32; 4], u32) -> [f32; 4],
-    a: [f32; 4],
-    b: [f32; 4],
-    dir: u32,
-) -> __m128 {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<[f32; 4], __m128>(op(a, b, dir)) }
-}
-
-/// [`slow32`]'s answer, taken into a register by an empty assembly block. The call returns
-/// it in memory, and the compiler copied that memory into the caller's running sum with a
-/// block copy, after which it kept the sum in memory in the whole loop: a store and a
-/// reload on the chain of every addition (docs/performance.md).
+/// An `f32` answer of [`slow`], taken into a register by an empty assembly block. Returned in
+/// memory, the compiler copied it into the caller's running sum with a block copy, after
+/// which it kept the sum in memory in the whole loop: a store and a reload on the chain of
+/// every addition (docs/performance.md).
 #[inline(always)]
-fn slow32_in_register(
-    op: fn([f32; 4], [f32; 4], u32) -> [f32; 4],
-    a: __m128,
-    b: __m128,
-    dir: u32,
-) -> __m128 {
-    let mut r = slow32(op, to32(a), to32(b), dir);
+fn in_register(a: [f32; 4]) -> __m128 {
+    let mut r = from32(a);
     // SAFETY: an empty template that only names the register; it reads and writes nothing.
     unsafe {
         core::arch::asm!(
@@ -183,31 +220,10 @@ fn slow32_in_register(
     r
 }
 
-/// The portable path for the rare operands of the kernels with one or three operands.
-#[cold]
-#[inline(never)]
-fn slow64_with(op: impl FnOnce() -> [f64; 4]) -> [f64; 4] {
-    op()
-}
-
-/// The same for `f32`, the answer taken into a register as [`slow32_in_register`] does.
+/// [`slow`] for the binary `f32` kernels.
 #[inline(always)]
-fn slow32_with(op: impl FnOnce() -> [f32; 4]) -> __m128 {
-    #[cold]
-    #[inline(never)]
-    fn cold(op: impl FnOnce() -> [f32; 4]) -> __m128 {
-        from32(op())
-    }
-    let mut r = cold(op);
-    // SAFETY: an empty template that only names the register; it reads and writes nothing.
-    unsafe {
-        core::arch::asm!(
-            "/* {r} */",
-            r = inout(xmm_reg) r,
-            options(pure, nomem, nostack, preserves_flags)
-        );
-    }
-    r
+fn slow32(op: fn([f32; 4], [f32; 4], u32) -> [f32; 4], a: __m128, b: __m128, dir: u32) -> __m128 {
+    in_register(slow((op, to32(a), to32(b), dir), |c| (c.0)(c.1, c.2, c.3)))
 }
 
 /// TwoSum on four lanes: `a + b = s + e` exactly (finite lanes, no overflow).
@@ -231,43 +247,47 @@ pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let s = _mm256_add_pd(va, vb);
-        // Rare lanes: an operand near ±MAX (`s − a` could overflow), or a sum that is not
-        // finite (NaN also fails `<`).
-        // One comparison: `max` returns its second operand when either is NaN, so a NaN
-        // sum reaches the test, which an infinite sum also fails.
-        let bad = _mm256_cmp_pd::<_CMP_NLT_UQ>(
-            _mm256_max_pd(_mm256_max_pd(abs64(va), abs64(vb)), abs64(s)),
-            _mm256_set1_pd(8.0e307),
-        );
+        // Rare lanes: a sum that is not finite (NaN fails `<` too). Where the sum is finite,
+        // Fast2Sum on the operands ordered by magnitude is exact, with no overflow.
+        let bad = _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(s), _mm256_set1_pd(f64::INFINITY));
         if _mm256_movemask_pd(bad) & SAMPLES != 0 {
-            return from64(slow64(portable::add, to64(va), to64(vb), dir));
+            return slow64(portable::add, va, vb, dir);
         }
-        // The error's sign by Fast2Sum, one subtraction after `s` and a comparison: with
-        // |a| ≥ |b|, `e = b − (s − a)` exactly, so `e < 0` iff `b < s − a` (and the same
-        // with a and b swapped). Both ways run in parallel; the magnitudes pick one.
-        let (t_a, t_b) = (_mm256_sub_pd(s, va), _mm256_sub_pd(s, vb));
-        let a_big = _mm256_cmp_pd::<_CMP_GE_OQ>(abs64(va), abs64(vb));
-        let lt = _mm256_blendv_pd(
-            _mm256_cmp_pd::<_CMP_LT_OQ>(va, t_b),
-            _mm256_cmp_pd::<_CMP_LT_OQ>(vb, t_a),
-            a_big,
+        // Fast2Sum both ways: `b − (s − a)` is the error where |a| ≥ |b|, `a − (s − b)`
+        // where |b| ≥ |a|. |a| ≥ |b| where a + b and a − b have the same sign (their product
+        // is a² − b², and rounding keeps signs; where |a| = |b| both ways are exact): the
+        // sign bit of `s XOR (a − b)` picks, one blend after the two subtractions.
+        let e_a = _mm256_sub_pd(vb, _mm256_sub_pd(s, va));
+        let e_b = _mm256_sub_pd(va, _mm256_sub_pd(s, vb));
+        let e = _mm256_blendv_pd(e_a, e_b, _mm256_xor_pd(s, _mm256_sub_pd(va, vb)));
+        let dsign = dsign64(dir);
+        // An exact zero sum rounded down is −0 (IEEE 754 §6.3) unless both operands are +0,
+        // where `(−a) − b` is −0; elsewhere that is +0, and where the sum is not zero it is
+        // −s. Its sign, negated, in the lanes that round down, is ORed into `s`: the zero
+        // rounded down where the sum is zero, nothing elsewhere (off the error's path).
+        let nsum = _mm256_sub_pd(_mm256_xor_pd(va, _mm256_set1_pd(-0.0)), vb);
+        let s = _mm256_or_pd(s, _mm256_andnot_pd(nsum, dsign));
+        step64(with_flags64(s, va, vb), beyond64_num(e, dsign), dsign)
+    }
+}
+
+/// Whether the lanes of `v` are in `[2^-969, +∞)` in magnitude (all ones): one integer
+/// comparison, the unsigned range test on the magnitude's bits as a signed one (its bias
+/// folded into one addition). Outside lie the non-finite values and those whose product or
+/// quotient error term could underflow.
+#[inline(always)]
+unsafe fn normal_range64(v: __m256d) -> __m256d {
+    const LO: u64 = crate::arch::portable::TWO_M969.to_bits();
+    const HI: u64 = f64::INFINITY.to_bits();
+    const BIAS: u64 = (1u64 << 63).wrapping_sub(LO);
+    const LIMIT: u64 = HI.wrapping_sub(LO) ^ (1 << 63);
+    // SAFETY: AVX2.
+    unsafe {
+        let u = _mm256_add_epi64(
+            _mm256_castpd_si256(abs64(v)),
+            _mm256_set1_epi64x(BIAS as i64),
         );
-        let gt = _mm256_blendv_pd(
-            _mm256_cmp_pd::<_CMP_GT_OQ>(va, t_b),
-            _mm256_cmp_pd::<_CMP_GT_OQ>(vb, t_a),
-            a_big,
-        );
-        let down = down64(dir);
-        let r = directed64(s, lt, gt, down);
-        // An exact zero sum rounded down is −0 (IEEE 754 §6.3): −((−a) + (−b)).
-        let neg = _mm256_set1_pd(-0.0);
-        let zero_down = _mm256_xor_pd(
-            neg,
-            _mm256_add_pd(_mm256_xor_pd(va, neg), _mm256_xor_pd(vb, neg)),
-        );
-        let is_zero = _mm256_cmp_pd::<_CMP_EQ_OQ>(s, _mm256_setzero_pd());
-        let fix = _mm256_and_pd(is_zero, _mm256_castsi256_pd(down));
-        with_flags64(_mm256_blendv_pd(r, zero_down, fix), va, vb)
+        _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(LIMIT as i64), u))
     }
 }
 
@@ -279,28 +299,25 @@ pub(crate) unsafe fn mul_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         let p = _mm256_mul_pd(va, vb);
         // Rare lanes: a product that is not finite, or one so small (|p| < 2^-969) that the
         // FMA's error term could underflow, unless an operand is zero (then p is an exact
-        // zero of the right sign and the error is 0).
-        let ap = abs64(p);
-        let zero = _mm256_setzero_pd();
-        let tiny = _mm256_andnot_pd(
-            _mm256_or_pd(
-                _mm256_cmp_pd::<_CMP_EQ_OQ>(va, zero),
-                _mm256_cmp_pd::<_CMP_EQ_OQ>(vb, zero),
-            ),
-            _mm256_cmp_pd::<_CMP_LT_OQ>(ap, _mm256_set1_pd(crate::arch::portable::TWO_M969)),
-        );
-        let bad = _mm256_or_pd(
-            tiny,
-            _mm256_cmp_pd::<_CMP_NLT_UQ>(ap, _mm256_set1_pd(f64::INFINITY)),
-        );
-        if _mm256_movemask_pd(bad) & SAMPLES != 0 {
-            return from64(slow64(portable::mul, to64(va), to64(vb), dir));
+        // zero of the right sign and the error is 0): that second test runs only where the
+        // first finds such a lane.
+        let ok = normal_range64(p);
+        if _mm256_movemask_pd(ok) & SAMPLES != SAMPLES {
+            let zero = _mm256_setzero_pd();
+            let exact_zero = _mm256_and_pd(
+                _mm256_cmp_pd::<_CMP_EQ_OQ>(p, zero),
+                _mm256_or_pd(
+                    _mm256_cmp_pd::<_CMP_EQ_OQ>(va, zero),
+                    _mm256_cmp_pd::<_CMP_EQ_OQ>(vb, zero),
+                ),
+            );
+            if _mm256_movemask_pd(_mm256_or_pd(ok, exact_zero)) & SAMPLES != SAMPLES {
+                return slow64(portable::mul, va, vb, dir);
+            }
         }
         let e = _mm256_fmsub_pd(va, vb, p);
-        let zero = _mm256_setzero_pd();
-        let lt = _mm256_cmp_pd::<_CMP_LT_OQ>(e, zero);
-        let gt = _mm256_cmp_pd::<_CMP_GT_OQ>(e, zero);
-        with_flags64(directed64(p, lt, gt, down64(dir)), va, vb)
+        let dsign = dsign64(dir);
+        step64(with_flags64(p, va, vb), beyond64_num(e, dsign), dsign)
     }
 }
 
@@ -310,34 +327,18 @@ pub(crate) unsafe fn add_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2.
     unsafe {
         let s = _mm_add_ps(va, vb);
-        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(
-            _mm_max_ps(_mm_max_ps(abs32(va), abs32(vb)), abs32(s)),
-            _mm_set1_ps(1.6e38),
-        );
+        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(s), _mm_set1_ps(f32::INFINITY));
         if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return slow32_in_register(portable::add, va, vb, dir);
+            return slow32(portable::add, va, vb, dir);
         }
-        // The error's sign by Fast2Sum, as for `f64`.
-        let (t_a, t_b) = (_mm_sub_ps(s, va), _mm_sub_ps(s, vb));
-        let a_big = _mm_cmp_ps::<_CMP_GE_OQ>(abs32(va), abs32(vb));
-        let lt = _mm_castps_si128(_mm_blendv_ps(
-            _mm_cmp_ps::<_CMP_LT_OQ>(va, t_b),
-            _mm_cmp_ps::<_CMP_LT_OQ>(vb, t_a),
-            a_big,
-        ));
-        let gt = _mm_castps_si128(_mm_blendv_ps(
-            _mm_cmp_ps::<_CMP_GT_OQ>(va, t_b),
-            _mm_cmp_ps::<_CMP_GT_OQ>(vb, t_a),
-            a_big,
-        ));
-        let zero = _mm_setzero_ps();
-        let down = down32(dir);
-        let r = directed32(s, lt, gt, down);
-        let neg = _mm_set1_ps(-0.0);
-        let zero_down = _mm_xor_ps(neg, _mm_add_ps(_mm_xor_ps(va, neg), _mm_xor_ps(vb, neg)));
-        let is_zero = _mm_cmp_ps::<_CMP_EQ_OQ>(s, zero);
-        let fix = _mm_and_ps(is_zero, _mm_castsi128_ps(down));
-        with_flags32(_mm_blendv_ps(r, zero_down, fix), va, vb)
+        // Fast2Sum both ways, and the zero rounded down, as for `f64`.
+        let e_a = _mm_sub_ps(vb, _mm_sub_ps(s, va));
+        let e_b = _mm_sub_ps(va, _mm_sub_ps(s, vb));
+        let e = _mm_blendv_ps(e_a, e_b, _mm_xor_ps(s, _mm_sub_ps(va, vb)));
+        let dsign = dsign32(dir);
+        let nsum = _mm_sub_ps(_mm_xor_ps(va, _mm_set1_ps(-0.0)), vb);
+        let s = _mm_or_ps(s, _mm_andnot_ps(nsum, dsign));
+        step32(with_flags32(s, va, vb), beyond32_num(e, dsign), dsign)
     }
 }
 
@@ -352,21 +353,11 @@ pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         // Rare lanes: a product that is not finite (overflow, or a non-finite operand).
         let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(p), _mm_set1_ps(f32::INFINITY));
         if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return slow32_in_register(portable::mul, va, vb, dir);
+            return slow32(portable::mul, va, vb, dir);
         }
         let e = _mm256_sub_pd(x, _mm256_cvtps_pd(p));
-        let zero = _mm256_setzero_pd();
-        // 64-bit comparison masks to 32-bit lanes: the low half of each.
-        let narrow = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-        let lt = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
-            _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(e, zero)),
-            narrow,
-        ));
-        let gt = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
-            _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_GT_OQ>(e, zero)),
-            narrow,
-        ));
-        with_flags32(directed32(p, lt, gt, down32(dir)), va, vb)
+        let beyond = narrow(beyond64_num(e, dsign64(dir)));
+        step32(with_flags32(p, va, vb), beyond, dsign32(dir))
     }
 }
 
@@ -378,22 +369,6 @@ unsafe fn narrow(m: __m256d) -> __m128i {
         _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
             _mm256_castpd_si256(m),
             _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6),
-        ))
-    }
-}
-
-/// The lanes (32-bit, for [`directed32`]) where an error `e` held in `f64` lanes points the
-/// way `dir` rounds each sample: `e < 0` where it rounds down, `e > 0` where it rounds up.
-/// The selection is done on the 64-bit lanes, so that only one mask is narrowed.
-#[inline(always)]
-unsafe fn beyond32(e: __m256d, dir: u32) -> __m128i {
-    // SAFETY: AVX2.
-    unsafe {
-        let zero = _mm256_setzero_pd();
-        narrow(_mm256_blendv_pd(
-            _mm256_cmp_pd::<_CMP_GT_OQ>(e, zero),
-            _mm256_cmp_pd::<_CMP_LT_OQ>(e, zero),
-            _mm256_castsi256_pd(down64(dir)),
         ))
     }
 }
@@ -431,19 +406,19 @@ pub(crate) unsafe fn div_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
             _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(q), _mm256_set1_pd(f64::INFINITY)),
         );
         if _mm256_movemask_pd(bad) & SAMPLES != 0 {
-            return from64(slow64(portable::div, to64(va), to64(vb), dir));
+            return slow64(portable::div, va, vb, dir);
         }
         let e = _mm256_xor_pd(_mm256_fnmadd_pd(q, vb, va), sign64(vb));
-        let lt = _mm256_cmp_pd::<_CMP_LT_OQ>(e, zero);
-        let gt = _mm256_cmp_pd::<_CMP_GT_OQ>(e, zero);
-        with_flags64(directed64(q, lt, gt, down64(dir)), va, vb)
+        let dsign = dsign64(dir);
+        step64(with_flags64(q, va, vb), beyond64(e, dsign), dsign)
     }
 }
 
 /// `a·b + c` with one random rounding. The error of `r = RN(a·b + c)` is `t + v2` exactly
 /// (Boldo and Muller's ErrFma, IEEE Trans. Computers 60(2), 2011): with `(u1, u2)` the exact
 /// product by FMA, `(v1, v2) = TwoSum(c, u2)`, `(w1, w2) = TwoSum(u1, v1)` and
-/// `t = RN(RN(w1 − r) + w2)`; its sign is a comparison of `t` with `−v2`.
+/// `t = RN(RN(w1 − r) + w2)`; `RN(t + v2)` has its sign (a sum of two floats is zero only
+/// where it is exact).
 #[inline(always)]
 pub(crate) unsafe fn fma_f64(va: __m256d, vb: __m256d, vc: __m256d, dir: u32) -> __m256d {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
@@ -467,32 +442,23 @@ pub(crate) unsafe fn fma_f64(va: __m256d, vb: __m256d, vc: __m256d, dir: u32) ->
             _mm256_set1_pd(TWO_1000),
         );
         if _mm256_movemask_pd(_mm256_or_pd(tiny, huge)) & SAMPLES != 0 {
-            return from64(slow64_with(|| {
-                portable::fma(to64(va), to64(vb), to64(vc), dir)
+            return from64(slow((to64(va), to64(vb), to64(vc), dir), |c| {
+                portable::fma(c.0, c.1, c.2, c.3)
             }));
         }
         let u2 = _mm256_fmsub_pd(va, vb, u1);
         let (v1, v2) = two_sum64(vc, u2);
         let (w1, w2) = two_sum64(u1, v1);
         let t = _mm256_add_pd(_mm256_sub_pd(w1, r), w2);
-        let minus_v2 = _mm256_xor_pd(v2, _mm256_set1_pd(-0.0));
-        let lt = _mm256_cmp_pd::<_CMP_LT_OQ>(t, minus_v2);
-        let gt = _mm256_cmp_pd::<_CMP_GT_OQ>(t, minus_v2);
-        let down = down64(dir);
-        // An exact zero rounded down is −0: −((−a)·b + (−c)). Where the exact result is not
-        // zero this equals `r` (round-to-nearest is symmetric and keeps the sign), so it is
-        // blended in before the step, with no test of the error.
-        let neg = _mm256_set1_pd(-0.0);
-        let zero_down = _mm256_xor_pd(
-            neg,
-            _mm256_fmadd_pd(_mm256_xor_pd(va, neg), vb, _mm256_xor_pd(vc, neg)),
-        );
-        let fix = _mm256_and_pd(
-            _mm256_cmp_pd::<_CMP_EQ_OQ>(r, zero),
-            _mm256_castsi256_pd(down),
-        );
-        let r = _mm256_blendv_pd(r, zero_down, fix);
-        with_flags64(directed64(r, lt, gt, down), _mm256_or_pd(va, vb), vc)
+        let e = _mm256_add_pd(t, v2);
+        let dsign = dsign64(dir);
+        // An exact zero rounded down is −0 unless `a·b` and `c` are both +0, where
+        // `RN(−a·b − c)` is −0; elsewhere that is +0, and where `r` is not zero it is −r
+        // (round-to-nearest is symmetric). Its sign, negated, in the lanes that round down,
+        // is ORed into `r`, before the step and with no test of the error.
+        let r = _mm256_or_pd(r, _mm256_andnot_pd(_mm256_fnmsub_pd(va, vb, vc), dsign));
+        let r = with_flags64(r, _mm256_or_pd(va, vb), vc);
+        step64(r, beyond64_num(e, dsign), dsign)
     }
 }
 
@@ -515,12 +481,15 @@ pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
             _mm256_cmp_pd::<_CMP_NLT_UQ>(q, _mm256_set1_pd(f64::INFINITY)),
         );
         if _mm256_movemask_pd(bad) & SAMPLES != 0 {
-            return from64(slow64_with(|| portable::sqrt(to64(va), dir)));
+            return from64(slow((to64(va), dir), |c| portable::sqrt(c.0, c.1)));
         }
         let e = _mm256_fnmadd_pd(q, q, va);
-        let lt = _mm256_cmp_pd::<_CMP_LT_OQ>(e, zero);
-        let gt = _mm256_cmp_pd::<_CMP_GT_OQ>(e, zero);
-        _mm256_blend_pd::<0b1000>(directed64(q, lt, gt, down64(dir)), va)
+        let dsign = dsign64(dir);
+        step64(
+            _mm256_blend_pd::<0b1000>(q, va),
+            beyond64_num(e, dsign),
+            dsign,
+        )
     }
 }
 
@@ -535,13 +504,13 @@ pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         // dividend gives an exact zero quotient and a NaN remainder, which moves nothing.
         let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(q), _mm_set1_ps(f32::INFINITY));
         if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return slow32_in_register(portable::div, va, vb, dir);
+            return slow32(portable::div, va, vb, dir);
         }
         let b = _mm256_cvtps_pd(vb);
         let rem = _mm256_fnmadd_pd(_mm256_cvtps_pd(q), b, _mm256_cvtps_pd(va));
         let e = _mm256_xor_pd(rem, sign64(b));
-        let beyond = beyond32(e, dir);
-        with_flags32(directed32(q, beyond, beyond, down32(dir)), va, vb)
+        let beyond = narrow(beyond64(e, dsign64(dir)));
+        step32(with_flags32(q, va, vb), beyond, dsign32(dir))
     }
 }
 
@@ -556,25 +525,18 @@ pub(crate) unsafe fn fma_f32(va: __m128, vb: __m128, vc: __m128, dir: u32) -> __
         // Rare lanes: a result that is not finite (overflow, or an operand not finite).
         let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(r), _mm_set1_ps(f32::INFINITY));
         if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return slow32_with(|| portable::fma(to32(va), to32(vb), to32(vc), dir));
+            return in_register(slow((to32(va), to32(vb), to32(vc), dir), |c| {
+                portable::fma(c.0, c.1, c.2, c.3)
+            }));
         }
         let p = _mm256_mul_pd(_mm256_cvtps_pd(va), _mm256_cvtps_pd(vb));
         let (s, e) = two_sum64(p, _mm256_cvtps_pd(vc));
         let err = _mm256_add_pd(_mm256_sub_pd(s, _mm256_cvtps_pd(r)), e);
-        let beyond = beyond32(err, dir);
-        let down = down32(dir);
-        // An exact zero rounded down is −0, blended in before the step as for `f64`.
-        let neg = _mm_set1_ps(-0.0);
-        let zero_down = _mm_xor_ps(
-            neg,
-            _mm_fmadd_ps(_mm_xor_ps(va, neg), vb, _mm_xor_ps(vc, neg)),
-        );
-        let fix = _mm_and_ps(
-            _mm_cmp_ps::<_CMP_EQ_OQ>(r, _mm_setzero_ps()),
-            _mm_castsi128_ps(down),
-        );
-        let r = _mm_blendv_ps(r, zero_down, fix);
-        with_flags32(directed32(r, beyond, beyond, down), _mm_or_ps(va, vb), vc)
+        let beyond = narrow(beyond64_num(err, dsign64(dir)));
+        let dsign = dsign32(dir);
+        // An exact zero rounded down is −0, ORed in before the step as for `f64`.
+        let r = _mm_or_ps(r, _mm_andnot_ps(_mm_fnmsub_ps(va, vb, vc), dsign));
+        step32(with_flags32(r, _mm_or_ps(va, vb), vc), beyond, dsign)
     }
 }
 
@@ -588,12 +550,12 @@ pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
         // exact (x = ±0) and its remainder zero.
         let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(q, _mm_set1_ps(f32::INFINITY));
         if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return slow32_with(|| portable::sqrt(to32(va), dir));
+            return in_register(slow((to32(va), dir), |c| portable::sqrt(c.0, c.1)));
         }
         let q64 = _mm256_cvtps_pd(q);
         let e = _mm256_fnmadd_pd(q64, q64, _mm256_cvtps_pd(va));
-        let beyond = beyond32(e, dir);
-        _mm_blend_ps::<0b1000>(directed32(q, beyond, beyond, down32(dir)), va)
+        let beyond = narrow(beyond64_num(e, dsign64(dir)));
+        step32(_mm_blend_ps::<0b1000>(q, va), beyond, dsign32(dir))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The vector kernels against the portable path, bit for bit, on random operands: bit
 //! patterns (NaN, infinities, subnormals, signed zeros), values at the edges of the fast
 //! ranges, and operands built to make the error zero or tiny (exact quotients and roots,
-//! fused multiply-adds that cancel).
+//! fused multiply-adds that cancel, sums that cancel, products by signed zeros).
 
 use super::rt;
 use crate::arch::portable::lanes4 as portable;
@@ -54,7 +54,7 @@ macro_rules! kernel_test {
         $name:ident,
         $t:ident,
         $bits:ident,
-        [$div:ident, $fma:ident, $sqrt:ident],
+        [$add:ident, $mul:ident, $div:ident, $fma:ident, $sqrt:ident],
         edges: $edges:expr,
         range: $range:expr,
         $specials:expr,
@@ -107,14 +107,21 @@ macro_rules! kernel_test {
             };
             for n in 0..CASES {
                 let lanes = |rng: &mut Rng| {
-                    let f = $t::from_bits(rng.next() as $bits & 0xff);
+                    // Flag bits, sometimes with the sign bit set: the kernels never move
+                    // the flags lane, whatever its sign.
+                    let raw = rng.next() as $bits;
+                    let f = $t::from_bits(raw & (0xff | !(<$bits>::MAX >> 1)));
                     [value(rng), value(rng), value(rng), f]
                 };
                 let (a, b, mut c) = (lanes(&mut rng), lanes(&mut rng), lanes(&mut rng));
                 // Operands whose result is exact or nearly so: c cancels a·b (or a·b + c
                 // lands near a tie), a dividend that is a multiple of the divisor, a square.
+                // Sums that cancel all or most of `a`, and products by signed zeros.
                 let mut a_exact = a;
                 let mut x_square = a;
+                let mut near = b;
+                let mut minus_a = b;
+                let mut zeros = b;
                 for i in 0..3 {
                     let r = rng.next();
                     if r % 3 == 0 {
@@ -122,10 +129,49 @@ macro_rules! kernel_test {
                     }
                     a_exact[i] = b[i] * (((r >> 16) % 4096) as $t - 2048.0);
                     x_square[i] = a[i] * a[i];
+                    near[i] = if r & 1 != 0 { -a[i].next_up() } else { -a[i].next_down() };
+                    minus_a[i] = -a[i];
+                    zeros[i] = if r & 2 != 0 { 0.0 } else { -0.0 };
                 }
                 for code in 0..4 {
                     let dir = dir_word(code) | 0x9f;
                     // SAFETY: the processor has AVX2 and FMA (`can_run`).
+                    let (sum, sum_near, sum_zero, prod, prod_zero) = unsafe {
+                        (
+                            rt::$add(a, b, dir),
+                            rt::$add(a, near, dir),
+                            rt::$add(a, minus_a, dir),
+                            rt::$mul(a, b, dir),
+                            rt::$mul(a, zeros, dir),
+                        )
+                    };
+                    check("a + b", n, code, sum, portable::add(a, b, dir), &format!("a = {a:?}, b = {b:?}"));
+                    check(
+                        "a + b",
+                        n,
+                        code,
+                        sum_near,
+                        portable::add(a, near, dir),
+                        &format!("a = {a:?}, b = {near:?}"),
+                    );
+                    check(
+                        "a + b",
+                        n,
+                        code,
+                        sum_zero,
+                        portable::add(a, minus_a, dir),
+                        &format!("a = {a:?}, b = {minus_a:?}"),
+                    );
+                    check("a·b", n, code, prod, portable::mul(a, b, dir), &format!("a = {a:?}, b = {b:?}"));
+                    check(
+                        "a·b",
+                        n,
+                        code,
+                        prod_zero,
+                        portable::mul(a, zeros, dir),
+                        &format!("a = {a:?}, b = {zeros:?}"),
+                    );
+                    // SAFETY: as above.
                     let (div, div_exact, fma, sqrt, sqrt_square) = unsafe {
                         (
                             rt::$div(a, b, dir),
@@ -173,7 +219,7 @@ kernel_test!(
     f64_kernels_match_the_portable_path,
     f64,
     u64,
-    [div_f64, fma_f64, sqrt_f64],
+    [add_f64, mul_f64, div_f64, fma_f64, sqrt_f64],
     edges: (470, 505),
     range: (0, 1070),
     [
@@ -212,7 +258,7 @@ kernel_test!(
     f32_kernels_match_the_portable_path,
     f32,
     u32,
-    [div_f32, fma_f32, sqrt_f32],
+    [add_f32, mul_f32, div_f32, fma_f32, sqrt_f32],
     edges: (55, 70),
     range: (0, 148),
     [
