@@ -342,22 +342,47 @@ pub(crate) unsafe fn add_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     }
 }
 
-/// `a · b`, randomly rounded: the product of two `f32` is exact in `f64`, which gives the
-/// sign of the error of the `f32` product.
+/// The lanes (all ones) whose magnitude lies in `[2^LO_EXP, +∞)` on `f32` lanes, as
+/// [`normal_range64`] does for `f64` (one integer addition and comparison); NaN lies outside.
+#[inline(always)]
+unsafe fn range32<const LO_EXP: i32>(v: __m128) -> __m128i {
+    let lo: u32 = ((127 + LO_EXP) as u32) << 23;
+    let hi: u32 = f32::INFINITY.to_bits();
+    let bias = (1u32 << 31).wrapping_sub(lo);
+    let limit = hi.wrapping_sub(lo) ^ (1 << 31);
+    // SAFETY: SSE2.
+    unsafe {
+        let u = _mm_add_epi32(_mm_castps_si128(abs32(v)), _mm_set1_epi32(bias as i32));
+        _mm_cmpgt_epi32(_mm_set1_epi32(limit as i32), u)
+    }
+}
+
+/// `a · b`, randomly rounded: the product error `a·b − p` is exact by one FMA unless the
+/// product is below 2^-100 (the error term could underflow) with no zero operand, or not
+/// finite. In `f32`: widening to `f64` put two conversions and a narrowing on the product's
+/// path (a dependent chain of products took twice as long).
 #[inline(always)]
 pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
-    // SAFETY: for all intrinsics below, the caller has AVX2.
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
-        let x = _mm256_mul_pd(_mm256_cvtps_pd(va), _mm256_cvtps_pd(vb));
-        let p = _mm256_cvtpd_ps(x);
-        // Rare lanes: a product that is not finite (overflow, or a non-finite operand).
-        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(p), _mm_set1_ps(f32::INFINITY));
-        if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return slow32(portable::mul, va, vb, dir);
+        let p = _mm_mul_ps(va, vb);
+        let ok = range32::<-100>(p);
+        if _mm_movemask_ps(_mm_castsi128_ps(ok)) & SAMPLES != SAMPLES {
+            let zero = _mm_setzero_ps();
+            let exact_zero = _mm_and_ps(
+                _mm_cmp_ps::<_CMP_EQ_OQ>(p, zero),
+                _mm_or_ps(
+                    _mm_cmp_ps::<_CMP_EQ_OQ>(va, zero),
+                    _mm_cmp_ps::<_CMP_EQ_OQ>(vb, zero),
+                ),
+            );
+            if _mm_movemask_ps(_mm_or_ps(_mm_castsi128_ps(ok), exact_zero)) & SAMPLES != SAMPLES {
+                return slow32(portable::mul, va, vb, dir);
+            }
         }
-        let e = _mm256_sub_pd(x, _mm256_cvtps_pd(p));
-        let beyond = narrow(beyond64_num(e, dsign64(dir)));
-        step32(with_flags32(p, va, vb), beyond, dsign32(dir))
+        let e = _mm_fmsub_ps(va, vb, p);
+        let dsign = dsign32(dir);
+        step32(with_flags32(p, va, vb), beyond32_num(e, dsign), dsign)
     }
 }
 
@@ -493,24 +518,37 @@ pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
     }
 }
 
-/// `a / b`, randomly rounded: `q·b` is exact in `f64` and so is `a − q·b`, whose sign times
-/// that of `b` is the sign of the error of the `f32` quotient.
+/// `a / b`, randomly rounded: the remainder `a − q·b` is exact by one FMA, and its sign times
+/// that of `b` is the error's, unless the quotient or the dividend is below 2^-100 with a
+/// nonzero dividend (the remainder could underflow), or the quotient is not finite. An
+/// infinite divisor and a zero dividend leave the remainder NaN, which moves nothing: the zero
+/// quotient is exact. In `f32`, as the product.
 #[inline(always)]
 pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let q = _mm_div_ps(va, vb);
-        // Rare lanes: a quotient that is not finite. An infinite divisor with a finite
-        // dividend gives an exact zero quotient and a NaN remainder, which moves nothing.
-        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(q), _mm_set1_ps(f32::INFINITY));
-        if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return slow32(portable::div, va, vb, dir);
+        // `min` passes its second operand on where either is NaN: a NaN quotient.
+        let ok = range32::<-100>(_mm_min_ps(abs32(va), abs32(q)));
+        if _mm_movemask_ps(_mm_castsi128_ps(ok)) & SAMPLES != SAMPLES {
+            let zero = _mm_setzero_ps();
+            let exact_zero = _mm_and_ps(
+                _mm_cmp_ps::<_CMP_EQ_OQ>(va, zero),
+                _mm_cmp_ps::<_CMP_EQ_OQ>(q, zero),
+            );
+            if _mm_movemask_ps(_mm_or_ps(_mm_castsi128_ps(ok), exact_zero)) & SAMPLES != SAMPLES {
+                return slow32(portable::div, va, vb, dir);
+            }
         }
-        let b = _mm256_cvtps_pd(vb);
-        let rem = _mm256_fnmadd_pd(_mm256_cvtps_pd(q), b, _mm256_cvtps_pd(va));
-        let e = _mm256_xor_pd(rem, sign64(b));
-        let beyond = narrow(beyond64(e, dsign64(dir)));
-        step32(with_flags32(q, va, vb), beyond, dsign32(dir))
+        let rem = _mm_fnmadd_ps(q, vb, va);
+        let e = _mm_xor_ps(rem, _mm_and_ps(vb, _mm_set1_ps(-0.0)));
+        let dsign = dsign32(dir);
+        // A floating-point comparison: the remainder may be NaN (above).
+        let beyond = _mm_castps_si128(_mm_cmp_ps::<_CMP_GT_OQ>(
+            _mm_xor_ps(e, dsign),
+            _mm_setr_ps(0.0, 0.0, 0.0, f32::INFINITY),
+        ));
+        step32(with_flags32(q, va, vb), beyond, dsign)
     }
 }
 
@@ -540,22 +578,24 @@ pub(crate) unsafe fn fma_f32(va: __m128, vb: __m128, vc: __m128, dir: u32) -> __
     }
 }
 
-/// `sqrt(a)`, randomly rounded: `q²` and `x − q²` are exact in `f64`.
+/// `sqrt(a)`, randomly rounded: the remainder `x − q²` is exact by one FMA unless the root is
+/// below 2^-49 (`x` below about 2^-98, where it could underflow) and not zero, or not finite
+/// (`x` negative or NaN, or infinite). In `f32`, as the product.
 #[inline(always)]
 pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let q = _mm_sqrt_ps(va);
-        // Rare lanes: a root that is NaN (x negative or NaN) or infinite. A zero root is
-        // exact (x = ±0) and its remainder zero.
-        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(q, _mm_set1_ps(f32::INFINITY));
-        if _mm_movemask_ps(bad) & SAMPLES != 0 {
+        let ok = _mm_or_ps(
+            _mm_castsi128_ps(range32::<-49>(q)),
+            _mm_cmp_ps::<_CMP_EQ_OQ>(q, _mm_setzero_ps()),
+        );
+        if _mm_movemask_ps(ok) & SAMPLES != SAMPLES {
             return in_register(slow((to32(va), dir), |c| portable::sqrt(c.0, c.1)));
         }
-        let q64 = _mm256_cvtps_pd(q);
-        let e = _mm256_fnmadd_pd(q64, q64, _mm256_cvtps_pd(va));
-        let beyond = narrow(beyond64_num(e, dsign64(dir)));
-        step32(_mm_blend_ps::<0b1000>(q, va), beyond, dsign32(dir))
+        let e = _mm_fnmadd_ps(q, q, va);
+        let dsign = dsign32(dir);
+        step32(_mm_blend_ps::<0b1000>(q, va), beyond32_num(e, dsign), dsign)
     }
 }
 
