@@ -360,7 +360,7 @@ unsafe fn range32<const LO_EXP: i32>(v: __m128) -> __m128i {
 /// `a · b`, randomly rounded: the product error `a·b − p` is exact by one FMA unless the
 /// product is below 2^-100 (the error term could underflow) with no zero operand, or not
 /// finite. In `f32`: widening to `f64` put two conversions and a narrowing on the product's
-/// path (a dependent chain of products took twice as long).
+/// path (docs/performance.md).
 #[inline(always)]
 pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.

@@ -1,7 +1,7 @@
 //! The intrinsics kernels as functions with AVX2 and FMA, arrays in and out: what
 //! `Kernels::path4` runs for the AVX2 path in a build with those features, and how the tests of
-//! every build reach the kernels (a build without the features runs `super::asm` instead: a
-//! call per operation cost 2-3 times the inlined kernel, docs/performance.md).
+//! every build reach the kernels (a build without the features runs `super::asm` instead,
+//! which inlines: docs/performance.md).
 
 use core::arch::x86_64::*;
 
