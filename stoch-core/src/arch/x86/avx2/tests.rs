@@ -11,7 +11,7 @@ const CASES: u64 = 60_000;
 
 /// Whether the processor runs the kernels; if not, says why, and fails under
 /// `STOCH_REQUIRE_AVX2=1`.
-fn can_run() -> bool {
+pub(super) fn can_run() -> bool {
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         return true;
     }
@@ -24,7 +24,7 @@ fn can_run() -> bool {
     false
 }
 
-fn seed() -> u64 {
+pub(super) fn seed() -> u64 {
     std::env::var("STOCH_TEST_SEED")
         .ok()
         .and_then(|s| {
@@ -38,10 +38,10 @@ fn seed() -> u64 {
 }
 
 /// xorshift64.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;

@@ -1,55 +1,15 @@
 //! The assembly kernels against the portable path, bit for bit, every operation and type, on
 //! seeded random operands: ordinary values, raw bit patterns (NaN, infinities, subnormals,
-//! signed zeros), values on both sides of the kernels' bounds (tiny, limit, huge), and operands
-//! built to make the error zero or to straddle a tie (exact quotients and roots, sums and fused
-//! multiply-adds that cancel). Also: the kernels leave the upper halves of the vector registers
-//! unused, and the flags lane is the operands' OR.
+//! signed zeros), values on both sides of the kernels' bounds (tiny, huge, the largest finite
+//! ones), and operands built to make the error zero or to straddle a tie (exact quotients and
+//! roots, sums and fused multiply-adds that cancel). Also: the kernels leave the upper halves of
+//! the vector registers unused, and the flags lane is the operands' OR.
 
+use super::super::tests::{can_run, seed, Rng};
 use super::*;
 use crate::runtime::rng::dir_word;
 
 const CASES: u64 = 40_000;
-
-/// Whether the processor runs the kernels; if not, says why, and fails under
-/// `STOCH_REQUIRE_AVX2=1`.
-fn can_run() -> bool {
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        return true;
-    }
-    let required = std::env::var("STOCH_REQUIRE_AVX2").is_ok_and(|v| v == "1");
-    assert!(
-        !required,
-        "STOCH_REQUIRE_AVX2=1 but this processor lacks AVX2 or FMA"
-    );
-    eprintln!("skipped: this processor lacks AVX2 or FMA (STOCH_REQUIRE_AVX2=1 fails here)");
-    false
-}
-
-/// The seed (`STOCH_TEST_SEED`, decimal or 0x-hex), printed by every failure.
-fn seed() -> u64 {
-    std::env::var("STOCH_TEST_SEED")
-        .ok()
-        .and_then(|s| {
-            let s = s.trim();
-            match s.strip_prefix("0x") {
-                Some(h) => u64::from_str_radix(h, 16).ok(),
-                None => s.parse().ok(),
-            }
-        })
-        .unwrap_or(0x5EED_A5A2_0C7F_1B93)
-}
-
-/// xorshift64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 macro_rules! kernels_test {
     (
