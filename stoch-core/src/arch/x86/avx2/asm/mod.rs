@@ -7,12 +7,13 @@
 //! and so inlines into the user's loop (a function with the features would be a call per
 //! operation, and a call may change every vector register: docs/performance.md).
 //!
-//! - Only VEX-encoded 128-bit instructions, on registers the compiler allocates: they write no
-//!   upper half, so the legacy SSE code around them pays no transition, and a caller built with
-//!   AVX holds nothing there that they could change. An `f64` value is two registers (samples
-//!   x and y; sample z and the flags lane), one block each; an `f32` value one.
-//! - The algorithms are the intrinsics kernels' ([`super`]), in the value's own type: TwoSum's
-//!   comparison for `+`, the exact product error, remainder and square remainder by one FMA for
+//! - Only VEX-encoded 128-bit instructions, on registers the compiler allocates: each clears
+//!   the upper half of the register it writes and leaves every other register alone, so the
+//!   legacy SSE code around them pays no transition, and a caller built with AVX loses nothing
+//!   it keeps elsewhere. An `f64` value is two registers (samples x and y; sample z and the
+//!   flags lane), one block each; an `f32` value one.
+//! - The algorithms are the intrinsics kernels' ([`super`]), in the value's own type: Fast2Sum's
+//!   comparison on the operands ordered by magnitude for `+`, the exact product error, remainder and square remainder by one FMA for
 //!   `*`, `/` and `sqrt`, Boldo and Muller's ErrFma for `mul_add`. A lane whose error term could
 //!   underflow or whose TwoSums could overflow (and every non-finite one) is marked in a
 //!   `movmsk`; a value with a marked sample takes the portable path, out of line.
