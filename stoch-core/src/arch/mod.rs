@@ -120,6 +120,12 @@ pub trait Kernels: Portable + Sized + Copy {
         dir: u32,
         collapse_on: bool,
     ) -> (Self::Lanes, bool);
+    /// The same without the pre-test.
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx2", target_feature = "fma"))
+    ))]
+    fn rt2_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
     /// Zero.
     fn zero_lane() -> Self;
 }
@@ -207,8 +213,7 @@ macro_rules! fast_op {
         }
         // The run-time AVX2 path: its kernel and the checks' pre-test in registers (the
         // compiler's SSE2 form of the pre-test kept the `f32` sum in memory, with stores of
-        // single lanes that the next load could not forward). Without checks, the kernel
-        // alone, through the operation's dispatch below.
+        // single lanes that the next load could not forward), or the kernel alone.
         #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
         if crate::runtime::path::avx2_on() {
             let mask = crate::runtime::state::mask();
@@ -222,6 +227,9 @@ macro_rules! fast_op {
                 }
                 return $r;
             }
+            return Stochastic {
+                v: T::rt2_alone($op, $a.v, $b.v, $dir),
+            };
         }
     };
 }
@@ -398,6 +406,23 @@ macro_rules! dispatch {
                     }
                 }
             }
+        }
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(all(target_feature = "avx2", target_feature = "fma"))
+        ))]
+        #[inline(always)]
+        fn rt2_alone(op: u8, a: $l, b: $l, dir: u32) -> $l {
+            use x86::avx2::asm as v;
+            let (a, b) = (Self::store(a), Self::store(b));
+            // SAFETY: as in `rt2_checked`.
+            Self::load(unsafe {
+                match op {
+                    0 => v::$add(a, b, dir),
+                    1 => v::$mul(a, b, dir),
+                    _ => v::$div(a, b, dir),
+                }
+            })
         }
         #[inline(always)]
         fn rt512_pre(op: u8, a: $l, b: $l, dir: u32) -> Option<($l, bool)> {
