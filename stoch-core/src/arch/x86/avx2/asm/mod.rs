@@ -202,6 +202,21 @@ macro_rules! step {
     };
 }
 
+/// `{s}` moved one unit toward +∞ where `{t}` is all ones, into `{r}`: +1 on the bits of a
+/// positive value, −1 on a negative one (`$cmp`'s `s > −1` marks the positive signs; that mask
+/// OR 1 is minus the step).
+#[rustfmt::skip]
+macro_rules! step_up {
+    ($cmp:literal, $sub:literal) => {
+        concat!(
+            $cmp, " {x}, {s}, xmmword ptr [{tab} + ", at!(ones), "]\n",
+            "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
+            "vpand {x}, {x}, {t}\n",
+            $sub, " {r}, {s}, {x}\n",
+        )
+    };
+}
+
 /// `{t}` all ones where the error `{t}` is nonzero and points the drawn way (negative in the
 /// down lanes, positive in the others): its sign flipped in the down lanes, then `> 0`.
 #[rustfmt::skip]
@@ -214,39 +229,34 @@ macro_rules! points {
     };
 }
 
-/// `$p` lanes: `a + b` into `{r}` (flags lane: `{f}`, the operands' OR), the rare lanes'
-/// mask in `{g}`.
+/// `$p` lanes: `a + b` into `{r}`, the rare lanes' mask in `{g}`. Rounding down is rounding
+/// up negated: the operands' signs are flipped in the down lanes, every lane rounds up, and the
+/// result's sign is flipped back, which also gives an exact zero sum the sign IEEE 754 gives
+/// it when rounding down (−0 unless both operands are +0) with no test.
 #[rustfmt::skip]
 macro_rules! add_text {
     ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
         concat!(
-            "vaddp", $p, " {s}, {a}, {b}\n",
-            // Rare: a sum that is not finite. Fast2Sum on ordered operands cannot overflow.
-            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
-            // Fast2Sum on the operands ordered by magnitude: |a| < |b| exactly where `a + b`
-            // and `a − b` differ in sign (either order serves where |a| = |b|), the sign bit of
-            // `{w}`. The error `small − (s − big)` is exact, and its sign is a comparison of
-            // `small` with `s − big`, made `>` in the up lanes and `<` in the down ones by
-            // flipping both signs there.
-            "vsubp", $p, " {w}, {a}, {b}\n",
-            "vxorp", $p, " {w}, {w}, {s}\n",
-            "vblendvp", $p, " {u}, {a}, {b}, {w}\n",
-            "vblendvp", $p, " {w}, {b}, {a}, {w}\n",
-            "vsubp", $p, " {u}, {s}, {u}\n",
             "vmovap", $p, " {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {w}, {w}, {t}\n",
-            "vxorp", $p, " {u}, {u}, {t}\n",
-            "vcmpp", $p, " {t}, {w}, {u}, 0x1e\n",
-            step!($cmp, $sub),
-            // An exact zero sum rounded down is −0 unless both operands are +0: the OR of
-            // their signs where the sum is zero in a down lane.
-            "vorp", $p, " {f}, {a}, {b}\n",
-            "vcmpp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vandp", $p, " {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vandp", $p, " {t}, {t}, {f}\n",
-            "vorp", $p, " {r}, {r}, {t}\n",
+            "vxorp", $p, " {u}, {a}, {t}\n",
+            "vxorp", $p, " {w}, {b}, {t}\n",
+            "vaddp", $p, " {s}, {u}, {w}\n",
+            // Rare: a sum that is not finite. Fast2Sum on ordered operands cannot overflow.
+            "vandp", $p, " {x}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vcmpp", $p, " {x}, {x}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
+            "vmovmskp", $p, " {g:e}, {x}\n",
+            // Fast2Sum on the operands ordered by magnitude: |u| < |w| exactly where `u + w`
+            // and `u − w` differ in sign (either order serves where |u| = |w|), the sign bit of
+            // `{x}`. The error `small − (s − big)` is exact; it is positive where `small`
+            // exceeds `s − big`.
+            "vsubp", $p, " {x}, {u}, {w}\n",
+            "vxorp", $p, " {x}, {x}, {s}\n",
+            "vblendvp", $p, " {f}, {u}, {w}, {x}\n",
+            "vblendvp", $p, " {x}, {w}, {u}, {x}\n",
+            "vsubp", $p, " {f}, {s}, {f}\n",
+            "vcmpp", $p, " {t}, {x}, {f}, 0x1e\n",
+            step_up!($cmp, $sub),
+            "vxorp", $p, " {r}, {r}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
             $flags,
         )
     };
@@ -527,14 +537,14 @@ macro_rules! kernel32 {
 }
 
 // The flags lane (lane 1 of an `f64` value's upper register, lane 3 of an `f32` one): the OR
-// of the operands' (`{f}`, which the sums and fused multiply-adds compute anyway), or the
-// operand's own for a square root.
+// of the operands' (`{f}`, which the fused multiply-adds compute anyway), or the operand's own
+// for a square root.
 kernel64!(
     add_f64,
     add_text,
     add,
     (a, b),
-    "vblendpd {r}, {r}, {f}, 2\n",
+    "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
     f
 );
 kernel64!(
@@ -574,7 +584,7 @@ kernel32!(
     add_text,
     add,
     (a, b),
-    "vblendps {r}, {r}, {f}, 8\n",
+    "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
     f
 );
 kernel32!(
