@@ -33,6 +33,7 @@
 use core::arch::asm;
 use core::arch::x86_64::__m128;
 
+use super::mxcsr::CSR;
 use crate::arch::portable::lanes4 as portable;
 use crate::runtime::rng::row_offset;
 use crate::runtime::state::SPREAD_FACTOR;
@@ -58,8 +59,7 @@ pub(crate) struct Consts {
     spread: [u64; 2],
     /// All bits but the sign of `f64` lanes (288).
     abs64: [u64; 2],
-    /// MXCSR rounding upward (304), to nearest (308) and downward (312): the default control
-    /// word (every exception masked, no flush to zero) with each rounding field.
+    /// MXCSR rounding upward (304), to nearest (308) and downward (312) ([`CSR`]).
     csr: [u32; 4],
     /// Integer 1 per lane (320).
     one: [u64; 2],
@@ -125,17 +125,6 @@ macro_rules! at {
         "384"
     };
 }
-
-/// MXCSR's default word: every exception masked, rounding to nearest, no flush to zero.
-const MXCSR_DEFAULT: u32 = 0x1f80;
-
-/// The MXCSR words of [`Consts::csr`].
-const CSR: [u32; 4] = [
-    MXCSR_DEFAULT | 0x4000,
-    MXCSR_DEFAULT,
-    MXCSR_DEFAULT | 0x2000,
-    0,
-];
 
 /// Direction rows from a lane's bits (`lane(on)` for the three samples, 0 for the flags lane),
 /// `f64` lanes or pairs of `f32` lanes.

@@ -5,6 +5,7 @@
 //! roots, sums and fused multiply-adds that cancel). Also: the kernels leave the upper halves of
 //! the vector registers unused, and the flags lane is the operands' OR.
 
+use super::super::mxcsr::MXCSR_DEFAULT;
 use super::super::tests::{can_run, seed, Rng};
 use super::*;
 use crate::arch::portable::lanes4 as portable;
