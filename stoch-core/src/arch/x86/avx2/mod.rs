@@ -76,25 +76,11 @@ unsafe fn dsign32(dir: u32) -> __m128 {
 }
 
 /// The lanes (all ones) where the exact result lies beyond `s` the way each sample rounds:
-/// where the error `e` (the exact result minus `s`, or any value of its sign), its sign
-/// flipped in the lanes that round down (`dsign`), is positive. A zero or NaN `e` moves
-/// nothing, and the flags lane never does (compared with +∞), so that the kernels can put the
-/// flags in before the step, off the error's path.
-#[inline(always)]
-unsafe fn beyond64(e: __m256d, dsign: __m256d) -> __m256d {
-    // SAFETY: AVX.
-    unsafe {
-        _mm256_cmp_pd::<_CMP_GT_OQ>(
-            _mm256_xor_pd(e, dsign),
-            _mm256_setr_pd(0.0, 0.0, 0.0, f64::INFINITY),
-        )
-    }
-}
-
-/// [`beyond64`] for an error that is not NaN, by an integer comparison: the bits of a
-/// positive float are a positive integer, and those of a zero with either sign are not
-/// (shorter on the error's path than the floating-point comparison). The flags lane is
-/// compared with the largest integer.
+/// where the error `e` (the exact result minus `s`, or any value of its sign, not NaN), its
+/// sign flipped in the lanes that round down (`dsign`), is positive, by an integer comparison:
+/// the bits of a positive float are a positive integer, and those of a zero with either sign
+/// are not. The flags lane, compared with the largest integer, never moves, so that the
+/// kernels can put the flags in before the step, off the error's path.
 #[inline(always)]
 unsafe fn beyond64_num(e: __m256d, dsign: __m256d) -> __m256d {
     // SAFETY: AVX2.
@@ -135,6 +121,35 @@ unsafe fn step64(s: __m256d, beyond: __m256d, dsign: __m256d) -> __m256d {
         let toward = _mm256_or_si256(differ, _mm256_set1_epi64x(1));
         let step = _mm256_and_si256(toward, _mm256_castpd_si256(beyond));
         _mm256_castsi256_pd(_mm256_add_epi64(bits, step))
+    }
+}
+
+/// The unit step (+1 or −1 on the bits) of a result whose sign is that of `t` XOR the
+/// lanes that round down (`t` carries both), toward +∞ in the up lanes and −∞ in the down
+/// ones; 0 where `z` is ±0 (an exact zero result), NaN, and in the flags lane: the division's
+/// and the square root's neighbour of their result (their quotient's or root's sign is known
+/// from the operands before the result is, which keeps the step off the result's path).
+#[inline(always)]
+unsafe fn toward64(t: __m256d, z: __m256d) -> __m256i {
+    // SAFETY: AVX2.
+    unsafe {
+        let toward = _mm256_or_si256(
+            _mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_castpd_si256(t)),
+            _mm256_set1_epi64x(1),
+        );
+        let exact = _mm256_cmp_pd::<_CMP_EQ_UQ>(z, _mm256_setr_pd(0.0, 0.0, 0.0, f64::NAN));
+        _mm256_andnot_si256(_mm256_castpd_si256(exact), toward)
+    }
+}
+
+/// The same on `f32` lanes.
+#[inline(always)]
+unsafe fn toward32(t: __m128, z: __m128) -> __m128i {
+    // SAFETY: SSE2.
+    unsafe {
+        let toward = _mm_or_si128(_mm_srai_epi32::<31>(_mm_castps_si128(t)), _mm_set1_epi32(1));
+        let exact = _mm_cmp_ps::<_CMP_EQ_UQ>(z, _mm_setr_ps(0.0, 0.0, 0.0, f32::NAN));
+        _mm_andnot_si128(_mm_castps_si128(exact), toward)
     }
 }
 
@@ -433,9 +448,20 @@ pub(crate) unsafe fn div_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         if _mm256_movemask_pd(bad) & SAMPLES != 0 {
             return slow64(portable::div, va, vb, dir);
         }
-        let e = _mm256_xor_pd(_mm256_fnmadd_pd(q, vb, va), sign64(vb));
         let dsign = dsign64(dir);
-        step64(with_flags64(q, va, vb), beyond64(e, dsign), dsign)
+        // The quotient's neighbour the drawn way, from the operands' signs (the quotient's),
+        // the same as `q` where the dividend is zero: this waits on `q` for one addition.
+        let qf = with_flags64(q, va, vb);
+        let n = _mm256_castsi256_pd(_mm256_add_epi64(
+            _mm256_castpd_si256(qf),
+            toward64(_mm256_xor_pd(_mm256_xor_pd(va, vb), dsign), va),
+        ));
+        // `q·b − a` with both operands' signs flipped by the sign of `b` and in the lanes that
+        // round down: negative exactly where the quotient lies beyond `q` the drawn way. The
+        // flips wait on the operands only, and the sign bit picks `n` with no comparison.
+        let s = _mm256_xor_pd(sign64(vb), dsign);
+        let m = _mm256_fmsub_pd(q, _mm256_xor_pd(vb, s), _mm256_xor_pd(va, s));
+        _mm256_blendv_pd(qf, n, m)
     }
 }
 
@@ -508,13 +534,16 @@ pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
         if _mm256_movemask_pd(bad) & SAMPLES != 0 {
             return from64(slow((to64(va), dir), |c| portable::sqrt(c.0, c.1)));
         }
-        let e = _mm256_fnmadd_pd(q, q, va);
+        // As in the division: the neighbour from the radicand's sign, and `q² − x` with the
+        // signs flipped in the down lanes, negative where the root lies beyond `q` that way.
         let dsign = dsign64(dir);
-        step64(
-            _mm256_blend_pd::<0b1000>(q, va),
-            beyond64_num(e, dsign),
-            dsign,
-        )
+        let qf = _mm256_blend_pd::<0b1000>(q, va);
+        let n = _mm256_castsi256_pd(_mm256_add_epi64(
+            _mm256_castpd_si256(qf),
+            toward64(_mm256_xor_pd(va, dsign), va),
+        ));
+        let m = _mm256_fmsub_pd(_mm256_xor_pd(q, dsign), q, _mm256_xor_pd(va, dsign));
+        _mm256_blendv_pd(qf, n, m)
     }
 }
 
@@ -540,15 +569,20 @@ pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
                 return slow32(portable::div, va, vb, dir);
             }
         }
-        let rem = _mm_fnmadd_ps(q, vb, va);
-        let e = _mm_xor_ps(rem, _mm_and_ps(vb, _mm_set1_ps(-0.0)));
+        // As for `f64`, with one more exact quotient that this path keeps: the infinity of a
+        // division by zero (the remainder is NaN), whose neighbour is itself too.
         let dsign = dsign32(dir);
-        // A floating-point comparison: the remainder may be NaN (above).
-        let beyond = _mm_castps_si128(_mm_cmp_ps::<_CMP_GT_OQ>(
-            _mm_xor_ps(e, dsign),
-            _mm_setr_ps(0.0, 0.0, 0.0, f32::INFINITY),
+        let qf = with_flags32(q, va, vb);
+        let n = _mm_castsi128_ps(_mm_add_epi32(
+            _mm_castps_si128(qf),
+            toward32(
+                _mm_xor_ps(_mm_xor_ps(va, vb), dsign),
+                _mm_min_ps(abs32(va), abs32(vb)),
+            ),
         ));
-        step32(with_flags32(q, va, vb), beyond, dsign)
+        let s = _mm_xor_ps(_mm_and_ps(vb, _mm_set1_ps(-0.0)), dsign);
+        let m = _mm_fmsub_ps(q, _mm_xor_ps(vb, s), _mm_xor_ps(va, s));
+        _mm_blendv_ps(qf, n, m)
     }
 }
 
@@ -593,9 +627,15 @@ pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
         if _mm_movemask_ps(ok) & SAMPLES != SAMPLES {
             return in_register(slow((to32(va), dir), |c| portable::sqrt(c.0, c.1)));
         }
-        let e = _mm_fnmadd_ps(q, q, va);
+        // As for `f64`.
         let dsign = dsign32(dir);
-        step32(_mm_blend_ps::<0b1000>(q, va), beyond32_num(e, dsign), dsign)
+        let qf = _mm_blend_ps::<0b1000>(q, va);
+        let n = _mm_castsi128_ps(_mm_add_epi32(
+            _mm_castps_si128(qf),
+            toward32(_mm_xor_ps(va, dsign), va),
+        ));
+        let m = _mm_fmsub_ps(_mm_xor_ps(q, dsign), q, _mm_xor_ps(va, dsign));
+        _mm_blendv_ps(qf, n, m)
     }
 }
 
