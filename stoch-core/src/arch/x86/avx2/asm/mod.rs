@@ -63,6 +63,8 @@ pub(crate) struct Consts {
     abs64: [u64; 2],
     /// All bits set: integer −1 per lane (400).
     ones: [u64; 2],
+    /// Per direction code (the same rows), all ones in the three samples' lanes (416).
+    samples: [Row; 4],
 }
 
 const _: () = {
@@ -77,6 +79,7 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, spread) == 368);
     assert!(core::mem::offset_of!(Consts, abs64) == 384);
     assert!(core::mem::offset_of!(Consts, ones) == 400);
+    assert!(core::mem::offset_of!(Consts, samples) == 416);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -113,6 +116,9 @@ macro_rules! at {
     };
     (ones) => {
         "400"
+    };
+    (samples) => {
+        "416"
     };
 }
 
@@ -163,6 +169,7 @@ pub(crate) static C64: Consts = Consts {
     spread: pair(SPREAD_FACTOR.to_bits()),
     abs64: pair(i64::MAX as u64),
     ones: pair(u64::MAX),
+    samples: [[u64::MAX, u64::MAX, u64::MAX, 0]; 4],
 };
 
 /// The `f32` constants: as in `f64`, the bounds scaled to `f32`'s range (2⁻¹⁰⁰ for the error
@@ -180,6 +187,7 @@ pub(crate) static C32: Consts = Consts {
     spread: pair(SPREAD_FACTOR.to_bits()),
     abs64: pair(i64::MAX as u64),
     ones: pair(u64::MAX),
+    samples: [[u64::MAX, 0xffff_ffff, 0, 0]; 4],
 };
 
 /// The result `{s}` moved one unit toward −∞ in the down lanes and toward +∞ in the others
@@ -210,6 +218,29 @@ macro_rules! points {
         concat!(
             "vxorp", $p, " {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
             "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(zero), "], 0x1e\n",
+        )
+    };
+}
+
+/// The division's and square root's end, after `{u}` (the result's sign XOR the down lanes,
+/// known from the operands) and `{w}` (a remainder that is negative exactly where the exact
+/// result lies beyond `{s}` the drawn way): `{x}` minus the unit step of `{s}` the drawn way,
+/// none where `{a}` is zero (an exact result) or in the flags lane; then `{r}` = `{s}` with
+/// the flags (`$flags`), or its neighbour `{r} − {x}` where `{w}` is negative: one blend on
+/// the remainder's sign, with no comparison or integer step on the result's path.
+#[rustfmt::skip]
+macro_rules! pick {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
+        concat!(
+            $cmp, " {x}, {u}, xmmword ptr [{tab} + ", at!(ones), "]\n",
+            "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
+            "vcmpp", $p, " {u}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0x0c\n",
+            "vpand {x}, {x}, {u}\n",
+            "vpand {x}, {x}, xmmword ptr [{tab} + {off} + ", at!(samples), "]\n",
+            "vmovap", $p, " {r}, {s}\n",
+            $flags,
+            $sub, " {t}, {r}, {x}\n",
+            "vblendvp", $p, " {r}, {r}, {t}, {w}\n",
         )
     };
 }
@@ -296,13 +327,16 @@ macro_rules! div_text {
             "vandnp", $p, " {t}, {w}, {t}\n",
             "vorp", $p, " {t}, {t}, {u}\n",
             "vmovmskp", $p, " {g:e}, {t}\n",
-            "vmovap", $p, " {t}, {a}\n",
-            "vfnmadd231p", $p, " {t}, {s}, {b}\n",
+            // `q·b − a` with both operands' signs flipped by the sign of `b` and in the down
+            // lanes ({w}); the quotient's sign, the operands', XOR the down lanes ({u}).
             "vandp", $p, " {f}, {b}, xmmword ptr [{tab} + ", at!(sign), "]\n",
-            "vxorp", $p, " {t}, {t}, {f}\n",
-            points!($p),
-            step!($cmp, $sub),
-            $flags,
+            "vxorp", $p, " {f}, {f}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vxorp", $p, " {u}, {b}, {f}\n",
+            "vxorp", $p, " {w}, {a}, {f}\n",
+            "vfmsub231p", $p, " {w}, {s}, {u}\n",
+            "vxorp", $p, " {u}, {a}, {b}\n",
+            "vxorp", $p, " {u}, {u}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            pick!($p, $cmp, $sub, $flags),
         )
     };
 }
@@ -321,11 +355,13 @@ macro_rules! sqrt_text {
             "vandnp", $p, " {t}, {w}, {t}\n",
             "vorp", $p, " {t}, {t}, {u}\n",
             "vmovmskp", $p, " {g:e}, {t}\n",
-            "vmovap", $p, " {t}, {a}\n",
-            "vfnmadd231p", $p, " {t}, {s}, {s}\n",
-            points!($p),
-            step!($cmp, $sub),
-            $flags,
+            // `q² − x` with the signs flipped in the down lanes ({w}); the root's sign, the
+            // radicand's, XOR the down lanes ({u}).
+            "vxorp", $p, " {u}, {s}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vxorp", $p, " {w}, {a}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vfmsub231p", $p, " {w}, {u}, {s}\n",
+            "vxorp", $p, " {u}, {a}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            pick!($p, $cmp, $sub, $flags),
         )
     };
 }
