@@ -7,7 +7,7 @@
 //! the same random bits, through assembly that needs no target feature from the compiler and so
 //! inlines into the user's loop.
 //!
-//! - The `f64` quotient and square root are the AVX2 kernels ([`super::avx2`]), which cost
+//! - The quotients and the `f64` square root are the AVX2 kernels ([`super::avx2`]), which cost
 //!   less there (docs/performance.md).
 //! - Each other kernel rounds every lane up and down with 512-bit instructions into `zmm16`-`zmm31`
 //!   and picks the lanes into the compiler's registers with 128-bit instructions: the upper
@@ -423,15 +423,56 @@ binop32!(
     [x = out(xmm_reg) _, p64 = const PRE64, out("zmm20") _, out("zmm21") _,],
     0b1111
 );
-binop32!(
-    div_f32,
-    div_pre_f32,
-    kernel32!("vdivps"),
-    [f = out(xmm_reg) _,],
-    noise_pair32!("{b}"),
-    [x = out(xmm_reg) _, p64 = const PRE64, out("zmm20") _, out("zmm21") _,],
-    0b1111
-);
+
+/// The same for `f32` lanes.
+macro_rules! avx2_kernel32 {
+    ($k:ident, ($($x:expr),+), $dir:expr) => {{
+        #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
+        {
+            // SAFETY: the target has AVX2 and FMA.
+            a32(unsafe { super::avx2::$k($(v32($x),)+ $dir) })
+        }
+        #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
+        {
+            // SAFETY: the processor has AVX-512F (the callers' contract), so AVX2 and FMA.
+            unsafe { super::avx2::asm::$k($($x,)+ $dir) }
+        }
+    }};
+}
+
+/// `a / b` with random rounding on `f32` lanes (lane 3: OR of the flags lanes): the AVX2
+/// kernel, as for `f64`. Only where [`available`] says the processor has AVX-512F, DQ and VL.
+#[inline(always)]
+pub(crate) fn div_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    avx2_kernel32!(div_f32, (a, b), dir)
+}
+
+/// The quotient and the noise pre-test of `b` and of it, as for `f64`.
+#[inline(always)]
+#[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+pub(crate) fn div_pre_f32(a: [f32; 4], b: [f32; 4], dir: u32, tab: &Tables) -> ([f32; 4], bool) {
+    let r = div_f32(a, b, dir);
+    let g: u32;
+    // SAFETY: the processor has AVX-512F, DQ and VL (as in the kernels); the assembly reads the
+    // constant tables only and writes its declared operands and clobbers only.
+    unsafe {
+        asm!(
+            noise_pair32!("{b}"),
+            b = in(xmm_reg) v32(b),
+            r = in(xmm_reg) v32(r),
+            t = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            out("zmm20") _,
+            out("zmm21") _,
+            out("k1") _,
+            g = lateout(reg) g,
+            tab = in(reg) tab,
+            p64 = const PRE64,
+            options(pure, readonly, nostack),
+        );
+    }
+    (r, g & 0b1111 != 0)
+}
 
 /// `a·b + c` with random rounding (lane 3: OR of the three flags lanes), as the kernels of
 /// `+` and `*`: fused multiply-adds rounded up and down in `zmm16`-`zmm19`, the downward
