@@ -215,11 +215,10 @@ macro_rules! fast_op {
         // compiler's SSE2 form of the pre-test kept the `f32` sum in memory, with stores of
         // single lanes that the next load could not forward), or the kernel alone.
         #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
-        if crate::runtime::path::avx2_on() {
-            let mask = crate::runtime::state::mask();
-            if crate::runtime::path::wants_checks($op, mask) && !$exact {
-                let collapse_on = mask & crate::runtime::state::COLLAPSE_BIT != 0;
-                let (v, hit) = T::rt2_checked($op, $a.v, $b.v, $dir, collapse_on);
+        {
+            use crate::runtime::path::{mode_bit2, MODE_COLLAPSE};
+            if mode & mode_bit2($op, true) != 0 && !$exact {
+                let (v, hit) = T::rt2_checked($op, $a.v, $b.v, $dir, mode & MODE_COLLAPSE != 0);
                 let $r = Stochastic { v };
                 if hit {
                     hit_is_rare();
@@ -227,9 +226,11 @@ macro_rules! fast_op {
                 }
                 return $r;
             }
-            return Stochastic {
-                v: T::rt2_alone($op, $a.v, $b.v, $dir),
-            };
+            if mode & (mode_bit2($op, true) | mode_bit2($op, false)) != 0 {
+                return Stochastic {
+                    v: T::rt2_alone($op, $a.v, $b.v, $dir),
+                };
+            }
         }
     };
 }

@@ -4,7 +4,7 @@
 //! the run-time AVX-512 path, from the mode byte in [`TABLES`](super::tables::TABLES)).
 
 use core::fmt;
-use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 use super::tables::TABLES;
@@ -175,9 +175,6 @@ fn choose(var: Option<&str>) -> (Path, Option<String>) {
 /// The path chosen (`Path as u8 + 1`; 0 until chosen).
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
 
-/// Whether the operations of a build without AVX2 and FMA call the AVX2 kernels.
-static AVX2_RT: AtomicBool = AtomicBool::new(false);
-
 /// Chooses the path for this process (once, through [`ensure_detected`]).
 fn detect() {
     let var = std::env::var("STOCH_PATH").ok();
@@ -186,10 +183,6 @@ fn detect() {
         eprintln!("stoch: {line}");
     }
     CHOSEN.store(path as u8 + 1, Ordering::Relaxed);
-    AVX2_RT.store(
-        path == Path::Avx2 && !cfg!(all(target_feature = "avx2", target_feature = "fma")),
-        Ordering::Relaxed,
-    );
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
     {
         TABLES.on.store(path == Path::Avx512, Ordering::Relaxed);
@@ -207,26 +200,42 @@ pub(crate) fn chosen() -> Path {
     }
 }
 
-/// Whether the operations of a build without AVX2 and FMA call the AVX2 kernels (run time).
-#[cfg_attr(
-    any(
-        not(target_arch = "x86_64"),
-        all(target_feature = "avx2", target_feature = "fma")
-    ),
-    allow(dead_code)
-)]
+/// Whether the operations of a build without AVX2 and FMA call the AVX2 kernels (run time):
+/// some bit of [`RT2_BITS`] in [`Tables::mode`].
+#[cfg(all(
+    target_arch = "x86_64",
+    not(all(target_feature = "avx2", target_feature = "fma"))
+))]
 #[inline(always)]
 pub(crate) fn avx2_on() -> bool {
-    AVX2_RT.load(Ordering::Relaxed)
+    mode() & RT2_BITS != 0
 }
 
-/// The bit of [`Tables::mode`] for operation `op` (0 `+`, 1 `*`, 2 `/`) with its fused
-/// pre-test (`fused`) or alone.
+/// The bit of [`Tables::mode`] for operation `op` (0 `+`, 1 `*`, 2 `/`) on the run-time
+/// AVX-512 kernels with its fused pre-test (`fused`) or alone.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 #[inline(always)]
-pub(crate) const fn mode_bit(op: u8, fused: bool) -> u8 {
+pub(crate) const fn mode_bit(op: u8, fused: bool) -> u16 {
     1 << (2 * op + if fused { 0 } else { 1 })
 }
+
+/// The same on the run-time AVX2 kernels.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+#[inline(always)]
+pub(crate) const fn mode_bit2(op: u8, fused: bool) -> u16 {
+    mode_bit(op, fused) << 8
+}
+
+/// The bits of [`Tables::mode`] that the run-time AVX2 kernels set, one of each operation's
+/// two at a time.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+#[cfg_attr(all(target_feature = "avx2", target_feature = "fma"), allow(dead_code))]
+pub(crate) const RT2_BITS: u16 = 0x3f00;
+
+/// The bit of [`Tables::mode`] set when collapse detection is on (the run-time AVX2 kernels'
+/// pre-tests ask).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+pub(crate) const MODE_COLLAPSE: u16 = 1 << 14;
 
 /// Sets what `+`, `*` and `/` run ([`Tables::mode`]) from the configuration's detection mask
 /// and the path [`detect`] chose; called by `Config::apply` and [`detect`] after they store
@@ -237,23 +246,34 @@ pub(crate) const fn mode_bit(op: u8, fused: bool) -> u8 {
 pub(crate) fn set_mode() {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let mode = mode_for(TABLES.on.load(Ordering::Relaxed), super::state::mask());
+    let avx2 = CHOSEN.load(Ordering::Relaxed) == Path::Avx2 as u8 + 1
+        && !cfg!(all(target_feature = "avx2", target_feature = "fma"));
+    let mode = mode_for(
+        TABLES.on.load(Ordering::Relaxed),
+        avx2,
+        super::state::mask(),
+    );
     TABLES.mode.store(mode, Ordering::Relaxed);
 }
 
-/// [`Tables::mode`] where this path runs (`on`) or not, for detection mask `mask`: `+` is
-/// checked when cancellation or collapse detection is on, `*` when multiplication or collapse
-/// detection is, `/` when division or collapse detection is.
+/// [`Tables::mode`] where the run-time AVX-512 kernels run (`on`), or the run-time AVX2 ones
+/// (`avx2`), or neither, for detection mask `mask`: `+` is checked when cancellation or
+/// collapse detection is on, `*` when multiplication or collapse detection is, `/` when
+/// division or collapse detection is.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-const fn mode_for(on: bool, mask: u8) -> u8 {
-    if !on {
-        return 0;
-    }
+const fn mode_for(on: bool, avx2: bool, mask: u8) -> u16 {
     let mut mode = 0;
     let mut op = 0;
     while op < 3 {
-        mode |= mode_bit(op, wants_checks(op, mask));
+        if on {
+            mode |= mode_bit(op, wants_checks(op, mask));
+        } else if avx2 {
+            mode |= mode_bit2(op, wants_checks(op, mask));
+        }
         op += 1;
+    }
+    if avx2 && mask & super::state::COLLAPSE_BIT != 0 {
+        mode |= MODE_COLLAPSE;
     }
     mode
 }
@@ -277,7 +297,7 @@ pub(crate) const fn wants_checks(op: u8, mask: u8) -> bool {
 /// [`Tables::mode`].
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 #[inline(always)]
-pub(crate) fn mode() -> u8 {
+pub(crate) fn mode() -> u16 {
     TABLES.mode.load(Ordering::Relaxed)
 }
 
@@ -331,27 +351,52 @@ pub(crate) fn processor_runs(path: Path, test: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// The byte that `+`, `*` and `/` test first says the checks that the mask asks for.
+    /// The word that `+`, `*` and `/` test first says the path and the checks that the mask
+    /// asks for.
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
     #[test]
     fn mode_follows_the_path_and_the_mask() {
         use crate::instability::Instability::*;
         use crate::runtime::state::COLLAPSE_BIT;
-        let (fused, alone) = (|op| mode_bit(op, true), |op| mode_bit(op, false));
-        assert_eq!(mode_for(false, 0xff), 0);
-        assert_eq!(mode_for(false, 0), 0);
-        assert_eq!(mode_for(true, 0), alone(0) | alone(1) | alone(2));
-        assert_eq!(mode_for(true, 0xff), fused(0) | fused(1) | fused(2));
-        assert_eq!(mode_for(true, COLLAPSE_BIT), fused(0) | fused(1) | fused(2));
-        let others = !(Cancellation.bit() | Multiplication.bit() | Division.bit() | COLLAPSE_BIT);
-        assert_eq!(mode_for(true, others), alone(0) | alone(1) | alone(2));
-        let one = |kind: crate::Instability| mode_for(true, kind.bit());
-        assert_eq!(one(Cancellation), fused(0) | alone(1) | alone(2));
-        assert_eq!(one(Multiplication), alone(0) | fused(1) | alone(2));
-        assert_eq!(one(Division), alone(0) | alone(1) | fused(2));
-        // Six distinct bits.
-        let all = (0..3).fold(0u8, |m, op| m | fused(op) | alone(op));
-        assert_eq!(all.count_ones(), 6);
+        for avx2 in [false, true] {
+            // The AVX-512 kernels' bits, or the AVX2 ones' where `avx2`.
+            let bit = |op, fused| {
+                if avx2 {
+                    mode_bit2(op, fused)
+                } else {
+                    mode_bit(op, fused)
+                }
+            };
+            let (fused, alone) = (|op| bit(op, true), |op| bit(op, false));
+            let mode = |mask: u8| mode_for(!avx2, avx2, mask) & !MODE_COLLAPSE;
+            assert_eq!(mode(0), alone(0) | alone(1) | alone(2));
+            assert_eq!(mode(0xff), fused(0) | fused(1) | fused(2));
+            assert_eq!(mode(COLLAPSE_BIT), fused(0) | fused(1) | fused(2));
+            let others =
+                !(Cancellation.bit() | Multiplication.bit() | Division.bit() | COLLAPSE_BIT);
+            assert_eq!(mode(others), alone(0) | alone(1) | alone(2));
+            assert_eq!(mode(Cancellation.bit()), fused(0) | alone(1) | alone(2));
+            assert_eq!(mode(Multiplication.bit()), alone(0) | fused(1) | alone(2));
+            assert_eq!(mode(Division.bit()), alone(0) | alone(1) | fused(2));
+            // The collapse bit where the AVX2 kernels run and collapse detection is on.
+            for mask in [0, 0xff, COLLAPSE_BIT, others] {
+                let on = mode_for(!avx2, avx2, mask) & MODE_COLLAPSE != 0;
+                assert_eq!(on, avx2 && mask & COLLAPSE_BIT != 0, "{mask:#x}");
+            }
+            assert_eq!(avx2, mode(0) & RT2_BITS != 0);
+        }
+        assert_eq!(mode_for(false, false, 0xff), 0);
+        assert_eq!(mode_for(false, false, 0), 0);
+        // Twelve distinct bits, none of them the collapse bit.
+        let all = (0..3).fold(0u16, |m, op| {
+            m | mode_bit(op, true)
+                | mode_bit(op, false)
+                | mode_bit2(op, true)
+                | mode_bit2(op, false)
+        });
+        assert_eq!(all.count_ones(), 12);
+        assert_eq!(all & MODE_COLLAPSE, 0);
+        assert_eq!(all & RT2_BITS, RT2_BITS);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! ([`TABLES`]): the direction rows, the pre-tests' constants and factors (which the
 //! configuration writes), and the mode byte of the operations.
 
-use core::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 
 /// The constants of the pre-tests fused into the kernels ([`add_pre_f64`] and the others), for
 /// `f64` lanes: the mask that clears the sign, the spread factor of the noise pre-test
@@ -107,12 +107,13 @@ pub(crate) struct Tables {
     sel64: [[u64; 4]; 4],
     /// What `+`, `*` and `/` run (builds without AVX-512): for operation `op` (0, 1, 2), bit
     /// `2·op` set when the kernels below run with their fused pre-test, bit `2·op + 1` when
-    /// they run alone (the operation's checks are off); neither when the portable path runs
-    /// ([`mode_bit`]). One byte that the operations test first, in place of the configuration's
-    /// mask and [`Tables::on`]: one load and one branch instead of two of each, and one address
-    /// fewer for the loop to keep.
+    /// they run alone (the operation's checks are off), bits `8 + 2·op` and `9 + 2·op` the same
+    /// for the run-time AVX2 kernels, and bit 14 when collapse detection is on; no bit of `op`
+    /// when the portable path runs ([`mode_bit`]). One word that the operations test first, in
+    /// place of the configuration's mask and the paths' flags: one load from an address the
+    /// loop keeps anyway, where each flag was a load from the global offset table and another.
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
-    pub(crate) mode: AtomicU8,
+    pub(crate) mode: AtomicU16,
     /// Whether the kernels below are the ones dispatched (builds without AVX-512).
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     pub(crate) on: AtomicBool,
@@ -231,7 +232,7 @@ impl Tables {
                 pad: [0; 2],
             },
             sel64: [sel_row(0), sel_row(1), sel_row(2), sel_row(3)],
-            mode: AtomicU8::new(0),
+            mode: AtomicU16::new(0),
             on: AtomicBool::new(false),
             sum_spread: Pair64([
                 AtomicU64::new(sum.collapse.to_bits()),

@@ -208,6 +208,31 @@ unsafe fn step32(s: __m128, beyond: __m128i, dsign: __m128) -> __m128 {
     }
 }
 
+/// `s` moved one unit toward +∞ in the lanes of `beyond`: +1 on the bits of a positive
+/// value, −1 on a negative one.
+#[inline(always)]
+unsafe fn step_up64(s: __m256d, beyond: __m256d) -> __m256d {
+    // SAFETY: AVX2.
+    unsafe {
+        let bits = _mm256_castpd_si256(s);
+        let negative = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
+        let toward = _mm256_or_si256(negative, _mm256_set1_epi64x(1));
+        let step = _mm256_and_si256(toward, _mm256_castpd_si256(beyond));
+        _mm256_castsi256_pd(_mm256_add_epi64(bits, step))
+    }
+}
+
+/// The same on `f32` lanes.
+#[inline(always)]
+unsafe fn step_up32(s: __m128, beyond: __m128i) -> __m128 {
+    // SAFETY: SSE2.
+    unsafe {
+        let bits = _mm_castps_si128(s);
+        let toward = _mm_or_si128(_mm_srai_epi32::<31>(bits), _mm_set1_epi32(1));
+        _mm_castsi128_ps(_mm_add_epi32(bits, _mm_and_si128(toward, beyond)))
+    }
+}
+
 #[inline(always)]
 unsafe fn abs64(v: __m256d) -> __m256d {
     // SAFETY: AVX.
@@ -298,12 +323,17 @@ unsafe fn two_sum64(a: __m256d, b: __m256d) -> (__m256d, __m256d) {
 /// 2^1000: below it, TwoSums of the `f64` fused multiply-add cannot overflow.
 const TWO_1000: f64 = 1.0715086071862673e301;
 
-/// `a + b`, randomly rounded.
+/// `a + b`, randomly rounded. Rounding down is rounding up negated: the operands' signs are
+/// flipped in the lanes that round down, every lane rounds up, and the sum's sign is flipped
+/// back, which also gives an exact zero sum rounded down its sign (−0 unless both operands
+/// are +0, IEEE 754 §6.3) with no test.
 #[inline(always)]
 pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
-        let s = _mm256_add_pd(va, vb);
+        let dsign = dsign64(dir);
+        let (a, b) = (_mm256_xor_pd(va, dsign), _mm256_xor_pd(vb, dsign));
+        let s = _mm256_add_pd(a, b);
         // Rare lanes: a sum that is not finite (NaN fails `<` too). Where the sum is finite,
         // Fast2Sum on the operands ordered by magnitude is exact, with no overflow.
         let bad = _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(s), _mm256_set1_pd(f64::INFINITY));
@@ -314,17 +344,11 @@ pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         // where |b| ≥ |a|. |a| ≥ |b| where a + b and a − b have the same sign (their product
         // is a² − b², and rounding keeps signs; where |a| = |b| both ways are exact): the
         // sign bit of `s XOR (a − b)` picks, one blend after the two subtractions.
-        let e_a = _mm256_sub_pd(vb, _mm256_sub_pd(s, va));
-        let e_b = _mm256_sub_pd(va, _mm256_sub_pd(s, vb));
-        let e = _mm256_blendv_pd(e_a, e_b, _mm256_xor_pd(s, _mm256_sub_pd(va, vb)));
-        let dsign = dsign64(dir);
-        // An exact zero sum rounded down is −0 (IEEE 754 §6.3) unless both operands are +0,
-        // where `(−a) − b` is −0; elsewhere that is +0, and where the sum is not zero it is
-        // −s. Its sign, negated, in the lanes that round down, is ORed into `s`: the zero
-        // rounded down where the sum is zero, nothing elsewhere (off the error's path).
-        let nsum = _mm256_sub_pd(_mm256_xor_pd(va, _mm256_set1_pd(-0.0)), vb);
-        let s = _mm256_or_pd(s, _mm256_andnot_pd(nsum, dsign));
-        step64(with_flags64(s, va, vb), beyond64_num(e, dsign), dsign)
+        let e_a = _mm256_sub_pd(b, _mm256_sub_pd(s, a));
+        let e_b = _mm256_sub_pd(a, _mm256_sub_pd(s, b));
+        let e = _mm256_blendv_pd(e_a, e_b, _mm256_xor_pd(s, _mm256_sub_pd(a, b)));
+        let up = step_up64(s, beyond64_num(e, _mm256_setzero_pd()));
+        with_flags64(_mm256_xor_pd(up, dsign), va, vb)
     }
 }
 
@@ -378,24 +402,23 @@ pub(crate) unsafe fn mul_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
     }
 }
 
-/// `a + b`, randomly rounded.
+/// `a + b`, randomly rounded, as for `f64`.
 #[inline(always)]
 pub(crate) unsafe fn add_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2.
     unsafe {
-        let s = _mm_add_ps(va, vb);
+        let dsign = dsign32(dir);
+        let (a, b) = (_mm_xor_ps(va, dsign), _mm_xor_ps(vb, dsign));
+        let s = _mm_add_ps(a, b);
         let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(s), _mm_set1_ps(f32::INFINITY));
         if _mm_movemask_ps(bad) & SAMPLES != 0 {
             return slow32(portable::add, va, vb, dir);
         }
-        // Fast2Sum both ways, and the zero rounded down, as for `f64`.
-        let e_a = _mm_sub_ps(vb, _mm_sub_ps(s, va));
-        let e_b = _mm_sub_ps(va, _mm_sub_ps(s, vb));
-        let e = _mm_blendv_ps(e_a, e_b, _mm_xor_ps(s, _mm_sub_ps(va, vb)));
-        let dsign = dsign32(dir);
-        let nsum = _mm_sub_ps(_mm_xor_ps(va, _mm_set1_ps(-0.0)), vb);
-        let s = _mm_or_ps(s, _mm_andnot_ps(nsum, dsign));
-        step32(with_flags32(s, va, vb), beyond32_num(e, dsign), dsign)
+        let e_a = _mm_sub_ps(b, _mm_sub_ps(s, a));
+        let e_b = _mm_sub_ps(a, _mm_sub_ps(s, b));
+        let e = _mm_blendv_ps(e_a, e_b, _mm_xor_ps(s, _mm_sub_ps(a, b)));
+        let up = step_up32(s, beyond32_num(e, _mm_setzero_ps()));
+        with_flags32(_mm_xor_ps(up, dsign), va, vb)
     }
 }
 

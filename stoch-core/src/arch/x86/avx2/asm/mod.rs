@@ -7,18 +7,28 @@
 //! and so inlines into the user's loop (a function with the features would be a call per
 //! operation, and a call may change every vector register: docs/performance.md).
 //!
+//! - The processor rounds `+`, `/`, `sqrt` and `mul_add`: each kernel sets MXCSR's rounding
+//!   field to upward, runs the operation's instruction, and puts back MXCSR's default word
+//!   (rounding to nearest, every exception masked, no flush to zero: the floating-point
+//!   environment Rust code runs in, which the compiler assumes). Rounding down is rounding up
+//!   negated, so the down lanes' signs are flipped going in (both addends, the dividend, a factor
+//!   and the addend) and coming out; a square root, which has no sign to flip, is taken rounded
+//!   up and rounded down. The instruction rounds every case (overflow, underflow, subnormals,
+//!   zeros' signs, NaN) as IEEE 754 says: no rare operand, no portable fallback, and a dependent
+//!   chain waits for the operation and two sign flips only.
+//! - A product keeps the error-free form of the intrinsics kernels ([`super`]): the exact error
+//!   by one FMA, its sign, a one-unit step, and the portable path for a product whose error term
+//!   could underflow (below 2⁻⁹⁶⁹ in `f64`, 2⁻¹⁰⁰ in `f32`) or that is not finite. The processor
+//!   lets no instruction after a change of MXCSR start before it, so the independent products of
+//!   a dot product, which overlap in the error-free form, would wait in line (docs/performance.md).
 //! - Only VEX-encoded 128-bit instructions, on registers the compiler allocates: each clears
 //!   the upper half of the register it writes and leaves every other register alone, so the
 //!   legacy SSE code around them pays no transition, and a caller built with AVX loses nothing
 //!   it keeps elsewhere. An `f64` value is two registers (samples x and y; sample z and the
-//!   flags lane), one block each; an `f32` value one.
-//! - The algorithms are the intrinsics kernels' ([`super`]), in the value's own type: Fast2Sum's
-//!   comparison on the operands ordered by magnitude for `+`, the exact product error, remainder and square remainder by one FMA for
-//!   `*`, `/` and `sqrt`, Boldo and Muller's ErrFma for `mul_add`. A lane whose error term could
-//!   underflow or whose TwoSums could overflow (and every non-finite one) is marked in a
-//!   `movmsk`; a value with a marked sample takes the portable path, out of line.
-//! - The constants and the direction rows are one static per type, [`C64`] and [`C32`], read
-//!   as memory operands at the offsets the text names (checked at compile time below).
+//!   flags lane), both under one switch of MXCSR; an `f32` value one.
+//! - The constants, the direction rows and the MXCSR words are one static per type, [`C64`] and
+//!   [`C32`], read as memory operands at the offsets the text names (checked at compile time
+//!   below).
 
 use core::arch::asm;
 use core::arch::x86_64::__m128;
@@ -44,42 +54,36 @@ pub(crate) struct Consts {
     dsign: [Row; 4],
     /// All bits but the sign (256).
     abs: [u64; 2],
-    /// The sign bit (272).
-    sign: [u64; 2],
-    /// Integer 1 per lane (288).
-    one: [u64; 2],
-    /// Zero (304).
-    zero: [u64; 2],
-    /// A product, quotient or radicand below this magnitude may have an error term that
-    /// underflows (320).
-    tiny: [u64; 2],
-    /// +∞ (336).
-    inf: [u64; 2],
-    /// Below this magnitude the TwoSums of a fused multiply-add cannot overflow (352).
-    huge: [u64; 2],
-    /// The checks' spread factor, `f64` (368): the pre-tests compute in `f64` for both types.
+    /// The checks' spread factor, `f64` (272): the pre-tests compute in `f64` for both types.
     spread: [u64; 2],
-    /// All bits but the sign of `f64` lanes (384).
+    /// All bits but the sign of `f64` lanes (288).
     abs64: [u64; 2],
-    /// All bits set: integer −1 per lane (400).
+    /// MXCSR rounding upward (304), to nearest (308) and downward (312): the default control
+    /// word (every exception masked, no flush to zero) with each rounding field.
+    csr: [u32; 4],
+    /// Integer 1 per lane (320).
+    one: [u64; 2],
+    /// All bits set: integer −1 per lane (336).
     ones: [u64; 2],
-    /// Per direction code (the same rows), all ones in the three samples' lanes (416).
-    samples: [Row; 4],
+    /// Zero (352).
+    zero: [u64; 2],
+    /// +∞ (368).
+    inf: [u64; 2],
+    /// A product below this magnitude may have an error term that underflows (384).
+    tiny: [u64; 2],
 }
 
 const _: () = {
     assert!(core::mem::offset_of!(Consts, dsign) == 128);
     assert!(core::mem::offset_of!(Consts, abs) == 256);
-    assert!(core::mem::offset_of!(Consts, sign) == 272);
-    assert!(core::mem::offset_of!(Consts, one) == 288);
-    assert!(core::mem::offset_of!(Consts, zero) == 304);
-    assert!(core::mem::offset_of!(Consts, tiny) == 320);
-    assert!(core::mem::offset_of!(Consts, inf) == 336);
-    assert!(core::mem::offset_of!(Consts, huge) == 352);
-    assert!(core::mem::offset_of!(Consts, spread) == 368);
-    assert!(core::mem::offset_of!(Consts, abs64) == 384);
-    assert!(core::mem::offset_of!(Consts, ones) == 400);
-    assert!(core::mem::offset_of!(Consts, samples) == 416);
+    assert!(core::mem::offset_of!(Consts, spread) == 272);
+    assert!(core::mem::offset_of!(Consts, abs64) == 288);
+    assert!(core::mem::offset_of!(Consts, csr) == 304);
+    assert!(core::mem::offset_of!(Consts, one) == 320);
+    assert!(core::mem::offset_of!(Consts, ones) == 336);
+    assert!(core::mem::offset_of!(Consts, zero) == 352);
+    assert!(core::mem::offset_of!(Consts, inf) == 368);
+    assert!(core::mem::offset_of!(Consts, tiny) == 384);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -90,37 +94,48 @@ macro_rules! at {
     (abs) => {
         "256"
     };
-    (sign) => {
+    (spread) => {
         "272"
     };
-    (one) => {
+    (abs64) => {
         "288"
     };
-    (zero) => {
+    (ru) => {
         "304"
     };
-    (tiny) => {
+    (rn) => {
+        "308"
+    };
+    (rd) => {
+        "312"
+    };
+    (one) => {
         "320"
     };
-    (inf) => {
+    (ones) => {
         "336"
     };
-    (huge) => {
+    (zero) => {
         "352"
     };
-    (spread) => {
+    (inf) => {
         "368"
     };
-    (abs64) => {
+    (tiny) => {
         "384"
     };
-    (ones) => {
-        "400"
-    };
-    (samples) => {
-        "416"
-    };
 }
+
+/// MXCSR's default word: every exception masked, rounding to nearest, no flush to zero.
+const MXCSR_DEFAULT: u32 = 0x1f80;
+
+/// The MXCSR words of [`Consts::csr`].
+const CSR: [u32; 4] = [
+    MXCSR_DEFAULT | 0x4000,
+    MXCSR_DEFAULT,
+    MXCSR_DEFAULT | 0x2000,
+    0,
+];
 
 /// Direction rows from a lane's bits (`lane(on)` for the three samples, 0 for the flags lane),
 /// `f64` lanes or pairs of `f32` lanes.
@@ -160,35 +175,61 @@ pub(crate) static C64: Consts = Consts {
     down: rows(u64::MAX, true),
     dsign: rows(1 << 63, true),
     abs: pair(i64::MAX as u64),
-    sign: pair(1 << 63),
-    one: pair(1),
-    zero: pair(0),
-    tiny: pair(crate::arch::portable::TWO_M969.to_bits()),
-    inf: pair(f64::INFINITY.to_bits()),
-    huge: pair(super::TWO_1000.to_bits()),
     spread: pair(SPREAD_FACTOR.to_bits()),
     abs64: pair(i64::MAX as u64),
+    csr: CSR,
+    one: pair(1),
     ones: pair(u64::MAX),
-    samples: [[u64::MAX, u64::MAX, u64::MAX, 0]; 4],
+    zero: pair(0),
+    inf: pair(f64::INFINITY.to_bits()),
+    tiny: pair(crate::arch::portable::TWO_M969.to_bits()),
 };
 
-/// The `f32` constants: as in `f64`, the bounds scaled to `f32`'s range (2⁻¹⁰⁰ for the error
-/// terms, which underflow below about 2⁻¹⁰²; 2¹⁰⁰ for ErrFma's TwoSums).
+/// The `f32` constants (the product's bound scaled to `f32`'s range: 2⁻¹⁰⁰, where the error
+/// term underflows below about 2⁻¹⁰²).
 pub(crate) static C32: Consts = Consts {
     down: rows(0xffff_ffff, false),
     dsign: rows(1 << 31, false),
     abs: pair32(i32::MAX as u32),
-    sign: pair32(1 << 31),
-    one: pair32(1),
-    zero: pair32(0),
-    tiny: pair32(7.888_609e-31f32.to_bits()),
-    inf: pair32(f32::INFINITY.to_bits()),
-    huge: pair32(1.267_650_6e30f32.to_bits()),
     spread: pair(SPREAD_FACTOR.to_bits()),
     abs64: pair(i64::MAX as u64),
+    csr: CSR,
+    one: pair32(1),
     ones: pair(u64::MAX),
-    samples: [[u64::MAX, 0xffff_ffff, 0, 0]; 4],
+    zero: pair32(0),
+    inf: pair32(f32::INFINITY.to_bits()),
+    tiny: pair32(7.888_609e-31f32.to_bits()),
 };
+
+/// An `f32` value as one register.
+#[inline(always)]
+fn v32(a: [f32; 4]) -> __m128 {
+    // SAFETY: 16 bytes of plain data.
+    unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
+}
+
+/// The inverse of [`v32`].
+#[inline(always)]
+fn a32(v: __m128) -> [f32; 4] {
+    // SAFETY: 16 bytes of plain data.
+    unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
+}
+
+/// An `f64` value as two registers: samples x and y; sample z and the flags lane.
+#[inline(always)]
+fn v64(a: [f64; 4]) -> [__m128; 2] {
+    // SAFETY: 32 bytes of plain data, in order.
+    unsafe { core::mem::transmute::<[f64; 4], [__m128; 2]>(a) }
+}
+
+/// The inverse of [`v64`].
+#[inline(always)]
+fn a64(v: [__m128; 2]) -> [f64; 4] {
+    // SAFETY: as above.
+    unsafe { core::mem::transmute::<[__m128; 2], [f64; 4]>(v) }
+}
+
+// The product, in the error-free form (see the module's documentation).
 
 /// The result `{s}` moved one unit toward −∞ in the down lanes and toward +∞ in the others
 /// where `{t}` (the lanes whose error points the drawn way) is all ones, into `{r}`: one unit
@@ -222,67 +263,6 @@ macro_rules! points {
     };
 }
 
-/// The division's and square root's end, after `{u}` (the result's sign XOR the down lanes,
-/// known from the operands) and `{w}` (a remainder that is negative exactly where the exact
-/// result lies beyond `{s}` the drawn way): `{x}` minus the unit step of `{s}` the drawn way,
-/// none where `{a}` is zero (an exact result) or in the flags lane; then `{r}` = `{s}` with
-/// the flags (`$flags`), or its neighbour `{r} − {x}` where `{w}` is negative: one blend on
-/// the remainder's sign, with no comparison or integer step on the result's path.
-#[rustfmt::skip]
-macro_rules! pick {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            $cmp, " {x}, {u}, xmmword ptr [{tab} + ", at!(ones), "]\n",
-            "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
-            "vcmpp", $p, " {u}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0x0c\n",
-            "vpand {x}, {x}, {u}\n",
-            "vpand {x}, {x}, xmmword ptr [{tab} + {off} + ", at!(samples), "]\n",
-            "vmovap", $p, " {r}, {s}\n",
-            $flags,
-            $sub, " {t}, {r}, {x}\n",
-            "vblendvp", $p, " {r}, {r}, {t}, {w}\n",
-        )
-    };
-}
-
-/// `$p` lanes: `a + b` into `{r}` (flags lane: `{f}`, the operands' OR), the rare lanes'
-/// mask in `{g}`.
-#[rustfmt::skip]
-macro_rules! add_text {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            "vaddp", $p, " {s}, {a}, {b}\n",
-            // Rare: a sum that is not finite. Fast2Sum on ordered operands cannot overflow.
-            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
-            // Fast2Sum on the operands ordered by magnitude: |a| < |b| exactly where `a + b`
-            // and `a − b` differ in sign (either order serves where |a| = |b|), the sign bit of
-            // `{w}`. The error `small − (s − big)` is exact, and its sign is a comparison of
-            // `small` with `s − big`, made `>` in the up lanes and `<` in the down ones by
-            // flipping both signs there.
-            "vsubp", $p, " {w}, {a}, {b}\n",
-            "vxorp", $p, " {w}, {w}, {s}\n",
-            "vblendvp", $p, " {u}, {a}, {b}, {w}\n",
-            "vblendvp", $p, " {w}, {b}, {a}, {w}\n",
-            "vsubp", $p, " {u}, {s}, {u}\n",
-            "vmovap", $p, " {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {w}, {w}, {t}\n",
-            "vxorp", $p, " {u}, {u}, {t}\n",
-            "vcmpp", $p, " {t}, {w}, {u}, 0x1e\n",
-            step!($cmp, $sub),
-            // An exact zero sum rounded down is −0 unless both operands are +0: the OR of
-            // their signs where the sum is zero in a down lane.
-            "vorp", $p, " {f}, {a}, {b}\n",
-            "vcmpp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vandp", $p, " {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vandp", $p, " {t}, {t}, {f}\n",
-            "vorp", $p, " {r}, {r}, {t}\n",
-            $flags,
-        )
-    };
-}
-
 /// `$p` lanes: `a · b` into `{r}`, the error `a·b − p` exact by one FMA unless the product is
 /// below the tiny bound with no zero operand (or not finite): those lanes in `{g}`.
 #[rustfmt::skip]
@@ -303,129 +283,6 @@ macro_rules! mul_text {
             "vfmsub231p", $p, " {t}, {a}, {b}\n",
             points!($p),
             step!($cmp, $sub),
-            $flags,
-        )
-    };
-}
-
-/// `$p` lanes: `a / b` into `{r}`, the remainder `a − q·b` exact by one FMA (its sign times
-/// that of `b` is the error's) unless the quotient or the dividend is below the tiny bound
-/// with a nonzero dividend (or the quotient is not finite): those lanes in `{g}`. An infinite
-/// divisor and a zero dividend leave the remainder NaN, which moves nothing: the zero quotient
-/// is exact.
-#[rustfmt::skip]
-macro_rules! div_text {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            "vdivp", $p, " {s}, {a}, {b}\n",
-            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {u}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
-            "vandp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vminp", $p, " {t}, {t}, {w}\n",
-            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
-            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vandnp", $p, " {t}, {w}, {t}\n",
-            "vorp", $p, " {t}, {t}, {u}\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
-            // `q·b − a` with both operands' signs flipped by the sign of `b` and in the down
-            // lanes ({w}); the quotient's sign, the operands', XOR the down lanes ({u}).
-            "vandp", $p, " {f}, {b}, xmmword ptr [{tab} + ", at!(sign), "]\n",
-            "vxorp", $p, " {f}, {f}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {u}, {b}, {f}\n",
-            "vxorp", $p, " {w}, {a}, {f}\n",
-            "vfmsub231p", $p, " {w}, {s}, {u}\n",
-            "vxorp", $p, " {u}, {a}, {b}\n",
-            "vxorp", $p, " {u}, {u}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            pick!($p, $cmp, $sub, $flags),
-        )
-    };
-}
-
-/// `$p` lanes: `sqrt(a)` into `{r}` (flags lane: `{a}`'s), the remainder `x − q²` exact by
-/// one FMA unless `x` is below the tiny bound and not zero (or the root not finite): those
-/// lanes in `{g}`.
-#[rustfmt::skip]
-macro_rules! sqrt_text {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            "vsqrtp", $p, " {s}, {a}\n",
-            "vcmpp", $p, " {u}, {s}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
-            "vcmpp", $p, " {t}, {a}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
-            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vandnp", $p, " {t}, {w}, {t}\n",
-            "vorp", $p, " {t}, {t}, {u}\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
-            // `q² − x` with the signs flipped in the down lanes ({w}); the root's sign, the
-            // radicand's, XOR the down lanes ({u}).
-            "vxorp", $p, " {u}, {s}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {w}, {a}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vfmsub231p", $p, " {w}, {u}, {s}\n",
-            "vxorp", $p, " {u}, {a}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            pick!($p, $cmp, $sub, $flags),
-        )
-    };
-}
-
-/// `$p` lanes: `a·b + c` into `{r}` by ErrFma (see [`super::fma_f64`]): with `(u1, u2)` the
-/// exact product, `(v1, v2) = TwoSum(c, u2)`, `(w1, w2) = TwoSum(u1, v1)` and
-/// `t = (w1 − r) + w2`, the error is `t + v2`, whose sign is a comparison of `t` with `−v2`.
-/// Rare (`{g}`): a product below the tiny bound with no zero factor, or anything not below the
-/// huge bound (a NaN result passes on through `max`).
-#[rustfmt::skip]
-macro_rules! fma_text {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            "vmovap", $p, " {s}, {c}\n",
-            "vfmadd231p", $p, " {s}, {a}, {b}\n",
-            "vmulp", $p, " {u}, {a}, {b}\n",
-            "vandp", $p, " {t}, {u}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {w}, {t}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
-            "vcmpp", $p, " {x}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vcmpp", $p, " {y}, {b}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vorp", $p, " {x}, {x}, {y}\n",
-            "vandnp", $p, " {w}, {x}, {w}\n",
-            "vandp", $p, " {x}, {c}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vmaxp", $p, " {t}, {t}, {x}\n",
-            "vandp", $p, " {x}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vmaxp", $p, " {t}, {t}, {x}\n",
-            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(huge), "], 0x15\n",
-            "vorp", $p, " {t}, {t}, {w}\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
-            // u2, then (v1 = {w}, v2 = {f}) = TwoSum(c, u2).
-            "vmovap", $p, " {t}, {u}\n",
-            "vfmsub231p", $p, " {t}, {a}, {b}\n",
-            "vaddp", $p, " {w}, {c}, {t}\n",
-            "vsubp", $p, " {x}, {w}, {c}\n",
-            "vsubp", $p, " {y}, {w}, {x}\n",
-            "vsubp", $p, " {y}, {c}, {y}\n",
-            "vsubp", $p, " {x}, {t}, {x}\n",
-            "vaddp", $p, " {f}, {y}, {x}\n",
-            // (w1 = {t}, w2 = {y}) = TwoSum(u1, v1); then t = (w1 − r) + w2.
-            "vaddp", $p, " {t}, {u}, {w}\n",
-            "vsubp", $p, " {x}, {t}, {u}\n",
-            "vsubp", $p, " {y}, {t}, {x}\n",
-            "vsubp", $p, " {y}, {u}, {y}\n",
-            "vsubp", $p, " {x}, {w}, {x}\n",
-            "vaddp", $p, " {y}, {y}, {x}\n",
-            "vsubp", $p, " {t}, {t}, {s}\n",
-            "vaddp", $p, " {t}, {t}, {y}\n",
-            // t > −v2 in the up lanes, t < −v2 in the down ones (both signs flipped there).
-            "vxorp", $p, " {f}, {f}, xmmword ptr [{tab} + ", at!(sign), "]\n",
-            "vmovap", $p, " {x}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {t}, {t}, {x}\n",
-            "vxorp", $p, " {f}, {f}, {x}\n",
-            "vcmpp", $p, " {t}, {t}, {f}, 0x1e\n",
-            // An exact zero rounded down is −0 unless a·b and c are both +0 (the OR of the
-            // signs of a·b and c); r is then an exact zero and moves nowhere.
-            "vcmpp", $p, " {w}, {s}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vandp", $p, " {w}, {w}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {x}, {a}, {b}\n",
-            "vorp", $p, " {x}, {x}, {c}\n",
-            "vandp", $p, " {w}, {w}, {x}\n",
-            "vorp", $p, " {s}, {s}, {w}\n",
-            step!($cmp, $sub),
-            "vorp", $p, " {f}, {a}, {b}\n",
-            "vorp", $p, " {f}, {f}, {c}\n",
             $flags,
         )
     };
@@ -460,34 +317,6 @@ macro_rules! block {
         }
         (r, g)
     }};
-}
-
-/// An `f32` value as one register.
-#[inline(always)]
-fn v32(a: [f32; 4]) -> __m128 {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
-}
-
-/// The inverse of [`v32`].
-#[inline(always)]
-fn a32(v: __m128) -> [f32; 4] {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
-}
-
-/// An `f64` value as two registers: samples x and y; sample z and the flags lane.
-#[inline(always)]
-fn v64(a: [f64; 4]) -> [__m128; 2] {
-    // SAFETY: 32 bytes of plain data, in order.
-    unsafe { core::mem::transmute::<[f64; 4], [__m128; 2]>(a) }
-}
-
-/// The inverse of [`v64`].
-#[inline(always)]
-fn a64(v: [__m128; 2]) -> [f64; 4] {
-    // SAFETY: as above.
-    unsafe { core::mem::transmute::<[__m128; 2], [f64; 4]>(v) }
 }
 
 /// Takes `v` into a register, by an empty assembly block that names it. The portable path's
@@ -562,55 +391,12 @@ macro_rules! kernel32 {
     };
 }
 
-// The flags lane (lane 1 of an `f64` value's upper register, lane 3 of an `f32` one): the OR
-// of the operands' (`{f}`, which the sums and fused multiply-adds compute anyway), or the
-// operand's own for a square root.
-kernel64!(
-    add_f64,
-    add_text,
-    add,
-    (a, b),
-    "vblendpd {r}, {r}, {f}, 2\n",
-    f
-);
 kernel64!(
     mul_f64,
     mul_text,
     mul,
     (a, b),
     "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
-    f
-);
-kernel64!(
-    div_f64,
-    div_text,
-    div,
-    (a, b),
-    "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
-    f
-);
-kernel64!(
-    sqrt_f64,
-    sqrt_text,
-    sqrt,
-    (a),
-    "vblendpd {r}, {r}, {a}, 2\n"
-);
-kernel64!(
-    fma_f64,
-    fma_text,
-    fma,
-    (a, b, c),
-    "vblendpd {r}, {r}, {f}, 2\n",
-    y,
-    f
-);
-kernel32!(
-    add_f32,
-    add_text,
-    add,
-    (a, b),
-    "vblendps {r}, {r}, {f}, 8\n",
     f
 );
 kernel32!(
@@ -621,30 +407,301 @@ kernel32!(
     "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
     f
 );
-kernel32!(
-    div_f32,
-    div_text,
-    div,
-    (a, b),
-    "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
-    f
-);
-kernel32!(
-    sqrt_f32,
-    sqrt_text,
-    sqrt,
-    (a),
-    "vblendps {r}, {r}, {a}, 8\n"
-);
-kernel32!(
-    fma_f32,
-    fma_text,
-    fma,
-    (a, b, c),
-    "vblendps {r}, {r}, {f}, 8\n",
-    y,
-    f
-);
+
+/// `$op` (`vaddp`, `vmulp`, `vdivp`) on one block of `$p` lanes, rounded up after the sign
+/// flips of the down lanes (`{d}`): `{x}` = `{a}` flipped, `{y}` = `{b}` flipped where `$both`
+/// (a sum) and `{b}` itself otherwise (a product or quotient needs one operand flipped).
+#[rustfmt::skip]
+macro_rules! flip_in {
+    (both, $p:literal, $a:literal, $b:literal, $d:literal, $x:literal, $y:literal) => {
+        concat!(
+            "vxorp", $p, " {", $x, "}, {", $a, "}, {", $d, "}\n",
+            "vxorp", $p, " {", $y, "}, {", $b, "}, {", $d, "}\n",
+        )
+    };
+    (first, $p:literal, $a:literal, $b:literal, $d:literal, $x:literal, $y:literal) => {
+        concat!("vxorp", $p, " {", $x, "}, {", $a, "}, {", $d, "}\n")
+    };
+}
+
+/// The second operand's register after [`flip_in`].
+macro_rules! flipped_b {
+    (both, $b:literal, $y:literal) => {
+        $y
+    };
+    (first, $b:literal, $y:literal) => {
+        $b
+    };
+}
+
+/// The `f64` kernel `$name`: `a $op b` on both blocks under one switch to rounding up.
+macro_rules! binary64 {
+    ($name:ident, $op:literal, $flip:ident, [$($y:ident),*]) => {
+        /// The kernel of the same name for a build without AVX2 and FMA.
+        ///
+        /// # Safety
+        ///
+        /// The processor must have AVX2 and FMA.
+        #[inline(always)]
+        pub(crate) unsafe fn $name(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+            let ([al, ah], [bl, bh]) = (v64(a), v64(b));
+            let (rl, rh): (__m128, __m128);
+            // SAFETY: the processor has AVX and FMA (the callers' contract); the assembly reads
+            // the constant table only, writes its declared registers only, with 128-bit VEX
+            // instructions (no upper half changed), and puts MXCSR back as it found it.
+            unsafe {
+                asm!(
+                    concat!(
+                        "vmovapd {dl}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+                        "vmovapd {dh}, xmmword ptr [{tab} + {off} + ", at!(dsign), " + 16]\n",
+                        flip_in!($flip, "d", "al", "bl", "dl", "xl", "yl"),
+                        flip_in!($flip, "d", "ah", "bh", "dh", "xh", "yh"),
+                        "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
+                        $op, "d {xl}, {xl}, {", flipped_b!($flip, "bl", "yl"), "}\n",
+                        $op, "d {xh}, {xh}, {", flipped_b!($flip, "bh", "yh"), "}\n",
+                        "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
+                        "vorpd {f}, {ah}, {bh}\n",
+                        "vxorpd {rl}, {xl}, {dl}\n",
+                        "vxorpd {rh}, {xh}, {dh}\n",
+                        "vblendpd {rh}, {rh}, {f}, 2\n",
+                    ),
+                    al = in(xmm_reg) al,
+                    ah = in(xmm_reg) ah,
+                    bl = in(xmm_reg) bl,
+                    bh = in(xmm_reg) bh,
+                    rl = out(xmm_reg) rl,
+                    rh = out(xmm_reg) rh,
+                    dl = out(xmm_reg) _,
+                    dh = out(xmm_reg) _,
+                    xl = out(xmm_reg) _,
+                    xh = out(xmm_reg) _,
+                    $($y = out(xmm_reg) _,)*
+                    f = out(xmm_reg) _,
+                    tab = in(reg) &C64,
+                    off = in(reg) row_offset(dir),
+                    options(pure, readonly, nostack, preserves_flags),
+                );
+            }
+            a64([rl, rh])
+        }
+    };
+}
+
+/// The `f32` kernel `$name`: `a $op b` under one switch to rounding up.
+macro_rules! binary32 {
+    ($name:ident, $op:literal, $flip:ident, [$($y:ident),*]) => {
+        /// The kernel of the same name for a build without AVX2 and FMA.
+        ///
+        /// # Safety
+        ///
+        /// The processor must have AVX2 and FMA.
+        #[inline(always)]
+        pub(crate) unsafe fn $name(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+            let r: __m128;
+            // SAFETY: as for `f64`.
+            unsafe {
+                asm!(
+                    concat!(
+                        "vmovaps {d}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+                        flip_in!($flip, "s", "a", "b", "d", "x", "y"),
+                        "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
+                        $op, "s {x}, {x}, {", flipped_b!($flip, "b", "y"), "}\n",
+                        "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
+                        "vorps {f}, {a}, {b}\n",
+                        "vxorps {r}, {x}, {d}\n",
+                        "vblendps {r}, {r}, {f}, 8\n",
+                    ),
+                    a = in(xmm_reg) v32(a),
+                    b = in(xmm_reg) v32(b),
+                    r = out(xmm_reg) r,
+                    d = out(xmm_reg) _,
+                    x = out(xmm_reg) _,
+                    $($y = out(xmm_reg) _,)*
+                    f = out(xmm_reg) _,
+                    tab = in(reg) &C32,
+                    off = in(reg) row_offset(dir),
+                    options(pure, readonly, nostack, preserves_flags),
+                );
+            }
+            a32(r)
+        }
+    };
+}
+
+binary64!(add_f64, "vaddp", both, [yl, yh]);
+binary64!(div_f64, "vdivp", first, []);
+binary32!(add_f32, "vaddp", both, [y]);
+binary32!(div_f32, "vdivp", first, []);
+
+/// `a·b + c`, randomly rounded: `(−a)·b + (−c)` rounded up, negated, in the down lanes.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 4] {
+    let ([al, ah], [bl, bh], [cl, ch]) = (v64(a), v64(b), v64(c));
+    let (rl, rh): (__m128, __m128);
+    // SAFETY: as in `add_f64`.
+    unsafe {
+        asm!(
+            concat!(
+                "vmovapd {dl}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+                "vmovapd {dh}, xmmword ptr [{tab} + {off} + ", at!(dsign), " + 16]\n",
+                "vxorpd {xl}, {al}, {dl}\n",
+                "vxorpd {xh}, {ah}, {dh}\n",
+                "vxorpd {yl}, {cl}, {dl}\n",
+                "vxorpd {yh}, {ch}, {dh}\n",
+                "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
+                "vfmadd213pd {xl}, {bl}, {yl}\n",
+                "vfmadd213pd {xh}, {bh}, {yh}\n",
+                "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
+                "vorpd {f}, {ah}, {bh}\n",
+                "vorpd {f}, {f}, {ch}\n",
+                "vxorpd {rl}, {xl}, {dl}\n",
+                "vxorpd {rh}, {xh}, {dh}\n",
+                "vblendpd {rh}, {rh}, {f}, 2\n",
+            ),
+            al = in(xmm_reg) al,
+            ah = in(xmm_reg) ah,
+            bl = in(xmm_reg) bl,
+            bh = in(xmm_reg) bh,
+            cl = in(xmm_reg) cl,
+            ch = in(xmm_reg) ch,
+            rl = out(xmm_reg) rl,
+            rh = out(xmm_reg) rh,
+            dl = out(xmm_reg) _,
+            dh = out(xmm_reg) _,
+            xl = out(xmm_reg) _,
+            xh = out(xmm_reg) _,
+            yl = out(xmm_reg) _,
+            yh = out(xmm_reg) _,
+            f = out(xmm_reg) _,
+            tab = in(reg) &C64,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a64([rl, rh])
+}
+
+/// The same for `f32`.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 4] {
+    let r: __m128;
+    // SAFETY: as in `add_f64`.
+    unsafe {
+        asm!(
+            concat!(
+                "vmovaps {d}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+                "vxorps {x}, {a}, {d}\n",
+                "vxorps {y}, {c}, {d}\n",
+                "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
+                "vfmadd213ps {x}, {b}, {y}\n",
+                "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
+                "vorps {f}, {a}, {b}\n",
+                "vorps {f}, {f}, {c}\n",
+                "vxorps {r}, {x}, {d}\n",
+                "vblendps {r}, {r}, {f}, 8\n",
+            ),
+            a = in(xmm_reg) v32(a),
+            b = in(xmm_reg) v32(b),
+            c = in(xmm_reg) v32(c),
+            r = out(xmm_reg) r,
+            d = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            y = out(xmm_reg) _,
+            f = out(xmm_reg) _,
+            tab = in(reg) &C32,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a32(r)
+}
+
+/// `sqrt(a)`, randomly rounded: no sign to flip, so the root rounded up and the root rounded
+/// down, and the down lanes take the second (the flags lane: `a`'s).
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
+    let [al, ah] = v64(a);
+    let (rl, rh): (__m128, __m128);
+    // SAFETY: as in `add_f64`.
+    unsafe {
+        asm!(
+            concat!(
+                "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
+                "vsqrtpd {xl}, {al}\n",
+                "vsqrtpd {xh}, {ah}\n",
+                "vldmxcsr dword ptr [{tab} + ", at!(rd), "]\n",
+                "vsqrtpd {yl}, {al}\n",
+                "vsqrtpd {yh}, {ah}\n",
+                "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
+                "vmovapd {dl}, xmmword ptr [{tab} + {off}]\n",
+                "vmovapd {dh}, xmmword ptr [{tab} + {off} + 16]\n",
+                "vblendvpd {rl}, {xl}, {yl}, {dl}\n",
+                "vblendvpd {rh}, {xh}, {yh}, {dh}\n",
+                "vblendpd {rh}, {rh}, {ah}, 2\n",
+            ),
+            al = in(xmm_reg) al,
+            ah = in(xmm_reg) ah,
+            rl = out(xmm_reg) rl,
+            rh = out(xmm_reg) rh,
+            dl = out(xmm_reg) _,
+            dh = out(xmm_reg) _,
+            xl = out(xmm_reg) _,
+            xh = out(xmm_reg) _,
+            yl = out(xmm_reg) _,
+            yh = out(xmm_reg) _,
+            tab = in(reg) &C64,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a64([rl, rh])
+}
+
+/// The same for `f32`.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
+    let r: __m128;
+    // SAFETY: as in `add_f64`.
+    unsafe {
+        asm!(
+            concat!(
+                "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
+                "vsqrtps {x}, {a}\n",
+                "vldmxcsr dword ptr [{tab} + ", at!(rd), "]\n",
+                "vsqrtps {y}, {a}\n",
+                "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
+                "vmovaps {d}, xmmword ptr [{tab} + {off}]\n",
+                "vblendvps {r}, {x}, {y}, {d}\n",
+                "vblendps {r}, {r}, {a}, 8\n",
+            ),
+            a = in(xmm_reg) v32(a),
+            r = out(xmm_reg) r,
+            d = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            y = out(xmm_reg) _,
+            tab = in(reg) &C32,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a32(r)
+}
 
 /// The noise pre-tests of a value `v` and a result `r` at once (see `ops::maybe_noise`), on
 /// `f64` lanes `{vl}` = `[v₀, v₁]`, `{vh}` = `[v₂, ·]` and the same for `r`: the signs of
