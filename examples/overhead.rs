@@ -488,13 +488,19 @@ fn chain<O: Op, P, T: Real<P>>(x0: T, b: &[T], c: &[T], reps: usize) -> T {
     let mut last = x0;
     for _ in 0..reps {
         let (b, c) = (black_box(b), black_box(c));
-        let mut x = black_box(x0);
+        // A volatile read and write, not `black_box(x0)` and `black_box(x)`: the compiler
+        // then keeps `x` in a register as in a user's loop, where through `black_box` it kept
+        // the stochastic `x` in memory, a store and a load on each operation's chain, since the
+        // loop's cold slow-path calls might read it (docs/performance.md).
+        // SAFETY: `x0` is a live local, read as a plain `Copy` value.
+        let mut x = unsafe { std::ptr::read_volatile(&x0) };
         for (&y, &z) in b.iter().zip(c) {
             x = O::step(x, y, z);
         }
-        last = black_box(x);
+        // SAFETY: `last` is a live local, written with a plain `Copy` value.
+        unsafe { std::ptr::write_volatile(&mut last, x) };
     }
-    last
+    black_box(last)
 }
 
 /// Elements of the per-operation arrays: with the `Sf64`s, four arrays fit in the L2 cache.

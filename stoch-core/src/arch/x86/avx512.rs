@@ -178,13 +178,9 @@ pub(crate) unsafe fn mul_f32(a: L32, b: L32, dir: u32) -> L32 {
 }
 #[inline(always)]
 pub(crate) unsafe fn div_f32(a: L32, b: L32, dir: u32) -> L32 {
-    let (x, y) = (v32(a), v32(b));
-    // SAFETY: AVX-512F is enabled for this target.
-    unsafe {
-        let up = _mm512_mask_div_round_ps::<RU>(or32(a, b), SAMPLES as u16, x, y);
-        let dn = _mm512_div_round_ps::<RD>(x, y);
-        a32(_mm512_mask_blend_ps(down(dir) as u16, up, dn))
-    }
+    // The AVX2 kernel, as for `f64`.
+    // SAFETY: AVX-512F implies AVX2 and FMA.
+    L32(unsafe { super::avx2::div_f32(a.0, b.0, dir) })
 }
 #[inline(always)]
 pub(crate) unsafe fn fma_f32(a: L32, b: L32, c: L32, dir: u32) -> L32 {
@@ -200,10 +196,7 @@ pub(crate) unsafe fn fma_f32(a: L32, b: L32, c: L32, dir: u32) -> L32 {
 }
 #[inline(always)]
 pub(crate) unsafe fn sqrt_f32(a: L32, dir: u32) -> L32 {
-    let a = v32(a);
-    // SAFETY: AVX-512F is enabled for this target.
-    unsafe {
-        let up = _mm512_mask_sqrt_round_ps::<RU>(a, SAMPLES as u16, a);
-        a32(_mm512_mask_sqrt_round_ps::<RD>(up, down(dir) as u16, a))
-    }
+    // The AVX2 kernel, as for `f64`.
+    // SAFETY: AVX-512F implies AVX2 and FMA.
+    L32(unsafe { super::avx2::sqrt_f32(a.0, dir) })
 }

@@ -7,7 +7,9 @@
 //! the same random bits, through assembly that needs no target feature from the compiler and so
 //! inlines into the user's loop.
 //!
-//! - Each kernel rounds every lane up and down with 512-bit instructions into `zmm16`-`zmm31`
+//! - The quotients and the `f64` square root are the AVX2 kernels ([`super::avx2`]), which cost
+//!   less there (docs/performance.md).
+//! - Each other kernel rounds every lane up and down with 512-bit instructions into `zmm16`-`zmm31`
 //!   and picks the lanes into the compiler's registers with 128-bit instructions: the upper
 //!   halves of `zmm0`-`zmm15` stay unused, which the legacy SSE code around the kernel needs
 //!   (tested by `kernels_leave_the_upper_halves_unused`).
@@ -118,28 +120,6 @@ macro_rules! kernel64 {
             "vpternlogq {lo}, xmm17, xmmword ptr [{tab} + {off} + {sel}], 0xd8\n",
             "vmovapd {hi}, xmm18\n",
             "vpternlogq {hi}, xmm19, xmmword ptr [{tab} + {off} + {sel} + 16], 0xd8\n",
-            "vblendpd {hi}, {hi}, {f}, 2\n",
-        )
-    };
-}
-
-/// The same for a quotient, whose 512-bit instructions cost more: the operands' two registers
-/// are joined in `zmm18` and `zmm19` first, for one division each way instead of two.
-macro_rules! kernel64_joined {
-    ($insn:literal) => {
-        concat!(
-            "kmovb k1, byte ptr [{tab} + {off}]\n",
-            "vinsertf64x2 zmm18, {a:z}, {ahi}, 1\n",
-            "vinsertf64x2 zmm19, {b:z}, {bhi}, 1\n",
-            $insn,
-            " zmm16, zmm18, zmm19, {{ru-sae}}\n",
-            $insn,
-            " zmm17, zmm18, zmm19, {{rd-sae}}\n",
-            "vorpd {f}, {ahi}, {bhi}\n",
-            "vblendmpd zmm16 {{k1}}, zmm16, zmm17\n",
-            "vmovapd {lo}, xmm16\n",
-            "vextractf64x2 xmm17, zmm16, 1\n",
-            "vmovapd {hi}, xmm17\n",
             "vblendpd {hi}, {hi}, {f}, 2\n",
         )
     };
@@ -357,15 +337,68 @@ binop64!(
     [p = out(xmm_reg) _, q = out(xmm_reg) _, w = out(xmm_reg) _,],
     0b11
 );
-binop64!(
-    div_f64,
-    div_pre_f64,
-    kernel64_joined!("vdivpd"),
-    [out("k1") _,],
-    noise_max64!("{b}", "{bhi}"),
-    [p = out(xmm_reg) _, q = out(xmm_reg) _, w = out(xmm_reg) _,],
-    0b11
-);
+
+/// The AVX2 kernel of `f64` division or square root `$k` on arrays: the intrinsics where the
+/// build's target has AVX2 and FMA, the inline assembly elsewhere. Every processor with
+/// AVX-512F has both. One 256-bit division (or two of 128 bits) and the remainder by FMA
+/// cost less than two 512-bit divisions with embedded rounding, which share the divider, and
+/// than the lanes' joining and splitting around them (docs/performance.md, "The latency of a
+/// stochastic division and square root").
+macro_rules! avx2_kernel64 {
+    ($k:ident, ($($x:expr),+), $dir:expr) => {{
+        #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
+        {
+            // SAFETY: the target has AVX2 and FMA; 32 bytes of plain data each way.
+            unsafe {
+                core::mem::transmute::<core::arch::x86_64::__m256d, [f64; 4]>(super::avx2::$k(
+                    $(core::mem::transmute::<[f64; 4], core::arch::x86_64::__m256d>($x),)+
+                    $dir,
+                ))
+            }
+        }
+        #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
+        {
+            // SAFETY: the processor has AVX-512F (the callers' contract), so AVX2 and FMA.
+            unsafe { super::avx2::asm::$k($($x,)+ $dir) }
+        }
+    }};
+}
+
+/// `a / b` with random rounding (lane 3: OR of the flags lanes): the AVX2 kernel. Only where
+/// [`available`] says the processor has AVX-512F, DQ and VL.
+#[inline(always)]
+pub(crate) fn div_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+    avx2_kernel64!(div_f64, (a, b), dir)
+}
+
+/// The quotient and the noise pre-test of `b` and of it (see [`crate::ops`]), with the
+/// constants of `tab`: the result, and whether the pre-test passed.
+#[inline(always)]
+#[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+pub(crate) fn div_pre_f64(a: [f64; 4], b: [f64; 4], dir: u32, tab: &Tables) -> ([f64; 4], bool) {
+    let r = div_f64(a, b, dir);
+    let ((b, bhi), (lo, hi)) = (split64(b), split64(r));
+    let g: u64;
+    // SAFETY: the processor has AVX-512F, DQ and VL (as in the kernels); the assembly reads the
+    // constant tables only and writes its declared operands only.
+    unsafe {
+        asm!(
+            noise_max64!("{b}", "{bhi}"),
+            b = in(xmm_reg) b,
+            bhi = in(xmm_reg) bhi,
+            lo = in(xmm_reg) lo,
+            hi = in(xmm_reg) hi,
+            p = out(xmm_reg) _,
+            q = out(xmm_reg) _,
+            w = out(xmm_reg) _,
+            g = lateout(reg) g,
+            tab = in(reg) tab,
+            p64 = const PRE64,
+            options(pure, readonly, nostack),
+        );
+    }
+    (r, g & 0b11 != 0)
+}
 binop32!(
     add_f32,
     add_pre_f32,
@@ -390,15 +423,56 @@ binop32!(
     [x = out(xmm_reg) _, p64 = const PRE64, out("zmm20") _, out("zmm21") _,],
     0b1111
 );
-binop32!(
-    div_f32,
-    div_pre_f32,
-    kernel32!("vdivps"),
-    [f = out(xmm_reg) _,],
-    noise_pair32!("{b}"),
-    [x = out(xmm_reg) _, p64 = const PRE64, out("zmm20") _, out("zmm21") _,],
-    0b1111
-);
+
+/// The same for `f32` lanes.
+macro_rules! avx2_kernel32 {
+    ($k:ident, ($($x:expr),+), $dir:expr) => {{
+        #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
+        {
+            // SAFETY: the target has AVX2 and FMA.
+            a32(unsafe { super::avx2::$k($(v32($x),)+ $dir) })
+        }
+        #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
+        {
+            // SAFETY: the processor has AVX-512F (the callers' contract), so AVX2 and FMA.
+            unsafe { super::avx2::asm::$k($($x,)+ $dir) }
+        }
+    }};
+}
+
+/// `a / b` with random rounding on `f32` lanes (lane 3: OR of the flags lanes): the AVX2
+/// kernel, as for `f64`. Only where [`available`] says the processor has AVX-512F, DQ and VL.
+#[inline(always)]
+pub(crate) fn div_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    avx2_kernel32!(div_f32, (a, b), dir)
+}
+
+/// The quotient and the noise pre-test of `b` and of it, as for `f64`.
+#[inline(always)]
+#[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+pub(crate) fn div_pre_f32(a: [f32; 4], b: [f32; 4], dir: u32, tab: &Tables) -> ([f32; 4], bool) {
+    let r = div_f32(a, b, dir);
+    let g: u32;
+    // SAFETY: the processor has AVX-512F, DQ and VL (as in the kernels); the assembly reads the
+    // constant tables only and writes its declared operands and clobbers only.
+    unsafe {
+        asm!(
+            noise_pair32!("{b}"),
+            b = in(xmm_reg) v32(b),
+            r = in(xmm_reg) v32(r),
+            t = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            out("zmm20") _,
+            out("zmm21") _,
+            out("k1") _,
+            g = lateout(reg) g,
+            tab = in(reg) tab,
+            p64 = const PRE64,
+            options(pure, readonly, nostack),
+        );
+    }
+    (r, g & 0b1111 != 0)
+}
 
 /// `a·b + c` with random rounding (lane 3: OR of the three flags lanes), as the kernels of
 /// `+` and `*`: fused multiply-adds rounded up and down in `zmm16`-`zmm19`, the downward
@@ -471,35 +545,11 @@ pub(crate) fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 
     a32(r)
 }
 
-/// Square root rounded up and down, on the operand's two registers joined in `zmm18` (one
-/// square root each way), the downward lanes picked with `k1` (lane 3: the operand's flags
-/// lane).
+/// `sqrt(a)` with random rounding (lane 3: the operand's flags lane): the AVX2 kernel, as for
+/// the quotient.
 #[inline(always)]
 pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
-    let (alo, ahi) = split64(a);
-    let (lo, hi): (__m128d, __m128d);
-    // SAFETY: as in the other kernels.
-    unsafe {
-        table_asm!(
-            &TABLES,
-            dir,
-            ["zmm16", "zmm17", "zmm18", "k1"],
-            "kmovb k1, byte ptr [{tab} + {off}]",
-            "vinsertf64x2 zmm18, {a:z}, {ahi}, 1",
-            "vsqrtpd zmm16, zmm18, {{ru-sae}}",
-            "vsqrtpd zmm17, zmm18, {{rd-sae}}",
-            "vblendmpd zmm16 {{k1}}, zmm16, zmm17",
-            "vmovapd {lo}, xmm16",
-            "vextractf64x2 xmm17, zmm16, 1",
-            "vmovapd {hi}, xmm17",
-            "vblendpd {hi}, {hi}, {ahi}, 2",
-            a = in(xmm_reg) alo,
-            ahi = in(xmm_reg) ahi,
-            lo = out(xmm_reg) lo,
-            hi = out(xmm_reg) hi,
-        );
-    }
-    join64(lo, hi)
+    avx2_kernel64!(sqrt_f64, (a), dir)
 }
 
 /// Square root on f32 lanes.

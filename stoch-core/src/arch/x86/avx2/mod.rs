@@ -81,10 +81,12 @@ unsafe fn dsign32(dir: u32) -> __m128 {
     unsafe { _mm_loadu_ps(row(&DSIGN32, dir).as_ptr().cast()) }
 }
 
-/// [`beyond64`] for an error that is not NaN, by an integer comparison: the bits of a
-/// positive float are a positive integer, and those of a zero with either sign are not
-/// (shorter on the error's path than the floating-point comparison). The flags lane is
-/// compared with the largest integer.
+/// The lanes (all ones) where the exact result lies beyond `s` the way each sample rounds:
+/// where the error `e` (the exact result minus `s`, or any value of its sign, not NaN), its
+/// sign flipped in the lanes that round down (`dsign`), is positive, by an integer comparison:
+/// the bits of a positive float are a positive integer, and those of a zero with either sign
+/// are not. The flags lane, compared with the largest integer, never moves, so that the
+/// kernels can put the flags in before the step, off the error's path.
 #[inline(always)]
 unsafe fn beyond64_num(e: __m256d, dsign: __m256d) -> __m256d {
     // SAFETY: AVX2.
@@ -125,6 +127,77 @@ unsafe fn step64(s: __m256d, beyond: __m256d, dsign: __m256d) -> __m256d {
         let toward = _mm256_or_si256(differ, _mm256_set1_epi64x(1));
         let step = _mm256_and_si256(toward, _mm256_castpd_si256(beyond));
         _mm256_castsi256_pd(_mm256_add_epi64(bits, step))
+    }
+}
+
+/// The unit step (+1 or −1 on the bits) of a result whose sign is that of `t` XOR the
+/// lanes that round down (`t` carries both), toward +∞ in the up lanes and −∞ in the down
+/// ones; 0 where `z` is ±0 (an exact zero result), NaN, and in the flags lane: the division's
+/// and the square root's neighbour of their result (their quotient's or root's sign is known
+/// from the operands before the result is, which keeps the step off the result's path).
+#[inline(always)]
+unsafe fn toward64(t: __m256d, z: __m256d) -> __m256i {
+    // SAFETY: AVX2.
+    unsafe {
+        let toward = _mm256_or_si256(
+            _mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_castpd_si256(t)),
+            _mm256_set1_epi64x(1),
+        );
+        let exact = _mm256_cmp_pd::<_CMP_EQ_UQ>(z, _mm256_setr_pd(0.0, 0.0, 0.0, f64::NAN));
+        _mm256_andnot_si256(_mm256_castpd_si256(exact), toward)
+    }
+}
+
+/// `n` where the sign of `m` is set, `q` elsewhere. With AVX-512 (VL) by an arithmetic shift
+/// and a bitwise select, where the compiler's form of the blend (`vpmovq2m` and a masked move)
+/// took about a cycle more (docs/performance.md).
+#[inline(always)]
+unsafe fn pick64(q: __m256d, n: __m256d, m: __m256d) -> __m256d {
+    #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
+    // SAFETY: AVX-512F and VL (cfg).
+    unsafe {
+        let mask = _mm256_srai_epi64::<63>(_mm256_castpd_si256(m));
+        _mm256_castsi256_pd(_mm256_ternarylogic_epi64::<0xca>(
+            mask,
+            _mm256_castpd_si256(n),
+            _mm256_castpd_si256(q),
+        ))
+    }
+    #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
+    // SAFETY: AVX.
+    unsafe {
+        _mm256_blendv_pd(q, n, m)
+    }
+}
+
+/// The same on `f32` lanes.
+#[inline(always)]
+unsafe fn pick32(q: __m128, n: __m128, m: __m128) -> __m128 {
+    #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
+    // SAFETY: AVX-512F and VL (cfg).
+    unsafe {
+        let mask = _mm_srai_epi32::<31>(_mm_castps_si128(m));
+        _mm_castsi128_ps(_mm_ternarylogic_epi32::<0xca>(
+            mask,
+            _mm_castps_si128(n),
+            _mm_castps_si128(q),
+        ))
+    }
+    #[cfg(not(all(target_feature = "avx512f", target_feature = "avx512vl")))]
+    // SAFETY: SSE4.1.
+    unsafe {
+        _mm_blendv_ps(q, n, m)
+    }
+}
+
+/// The same on `f32` lanes.
+#[inline(always)]
+unsafe fn toward32(t: __m128, z: __m128) -> __m128i {
+    // SAFETY: SSE2.
+    unsafe {
+        let toward = _mm_or_si128(_mm_srai_epi32::<31>(_mm_castps_si128(t)), _mm_set1_epi32(1));
+        let exact = _mm_cmp_ps::<_CMP_EQ_UQ>(z, _mm_setr_ps(0.0, 0.0, 0.0, f32::NAN));
+        _mm_andnot_si128(_mm_castps_si128(exact), toward)
     }
 }
 
@@ -428,13 +501,16 @@ pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
         if _mm256_movemask_pd(bad) & SAMPLES != 0 {
             return from64(slow((to64(va), dir), |c| portable::sqrt(c.0, c.1)));
         }
-        let e = _mm256_fnmadd_pd(q, q, va);
+        // As in the division: the neighbour from the radicand's sign, and `q² − x` with the
+        // signs flipped in the down lanes, negative where the root lies beyond `q` that way.
         let dsign = dsign64(dir);
-        step64(
-            _mm256_blend_pd::<0b1000>(q, va),
-            beyond64_num(e, dsign),
-            dsign,
-        )
+        let qf = _mm256_blend_pd::<0b1000>(q, va);
+        let n = _mm256_castsi256_pd(_mm256_add_epi64(
+            _mm256_castpd_si256(qf),
+            toward64(_mm256_xor_pd(va, dsign), va),
+        ));
+        let m = _mm256_fmsub_pd(_mm256_xor_pd(q, dsign), q, _mm256_xor_pd(va, dsign));
+        pick64(qf, n, m)
     }
 }
 
@@ -475,9 +551,15 @@ pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
         if _mm_movemask_ps(ok) & SAMPLES != SAMPLES {
             return in_register(slow((to32(va), dir), |c| portable::sqrt(c.0, c.1)));
         }
-        let e = _mm_fnmadd_ps(q, q, va);
+        // As for `f64`.
         let dsign = dsign32(dir);
-        step32(_mm_blend_ps::<0b1000>(q, va), beyond32_num(e, dsign), dsign)
+        let qf = _mm_blend_ps::<0b1000>(q, va);
+        let n = _mm_castsi128_ps(_mm_add_epi32(
+            _mm_castps_si128(qf),
+            toward32(_mm_xor_ps(va, dsign), va),
+        ));
+        let m = _mm_fmsub_ps(_mm_xor_ps(q, dsign), q, _mm_xor_ps(va, dsign));
+        pick32(qf, n, m)
     }
 }
 
