@@ -288,60 +288,70 @@ kernel_test!(
     }
 );
 
-/// MXCSR's control bits after each kernel are the default word: the compiler's own code after
-/// it assumes rounding to nearest.
-#[test]
-fn kernels_leave_mxcsr_at_its_default() {
-    if !can_run() {
-        return;
+/// MXCSR without its sticky exception flags.
+pub(super) fn mxcsr_control() -> u32 {
+    let mut w = 0u32;
+    // SAFETY: stores MXCSR into `w`, nothing else.
+    unsafe {
+        core::arch::asm!(
+            "stmxcsr dword ptr [{p}]",
+            p = in(reg) &mut w,
+            options(nostack, preserves_flags)
+        );
     }
-    /// MXCSR without its sticky exception flags.
-    fn control() -> u32 {
-        let mut w = 0u32;
-        // SAFETY: stores MXCSR into `w`, nothing else.
-        unsafe {
-            core::arch::asm!(
-                "stmxcsr dword ptr [{p}]",
-                p = in(reg) &mut w,
-                options(nostack, preserves_flags)
-            );
-        }
-        w & !0x3f
-    }
-    use core::hint::black_box;
-    let (a, b, c) = (
-        [1.5, -2.5, 3.25, 0.0],
-        [0.1, 0.3, -0.7, 0.0],
-        [1e-3, 2.0, -5.0, 0.0],
-    );
-    let (x, y, z) = (
-        a.map(|v| v as f32),
-        b.map(|v| v as f32),
-        c.map(|v| v as f32),
-    );
-    for dir in 0..4 {
-        let d = crate::runtime::rng::dir_word(dir);
-        // SAFETY: the processor has AVX2 and FMA (`can_run`).
-        let words = unsafe {
-            [
-                (black_box(rt::add_f64(a, b, d)), control()).1,
-                (black_box(rt::mul_f64(a, b, d)), control()).1,
-                (black_box(rt::div_f64(a, b, d)), control()).1,
-                (black_box(rt::fma_f64(a, b, c, d)), control()).1,
-                (black_box(rt::sqrt_f64(a, d)), control()).1,
-                (black_box(rt::add_f32(x, y, d)), control()).1,
-                (black_box(rt::mul_f32(x, y, d)), control()).1,
-                (black_box(rt::div_f32(x, y, d)), control()).1,
-                (black_box(rt::fma_f32(x, y, z, d)), control()).1,
-                (black_box(rt::sqrt_f32(x, d)), control()).1,
-            ]
-        };
-        for (k, w) in words.iter().enumerate() {
-            assert_eq!(
-                *w,
-                super::mxcsr::MXCSR_DEFAULT,
-                "kernel {k}, direction {dir}: MXCSR {w:#x}"
-            );
-        }
-    }
+    w & !0x3f
 }
+
+/// A test that MXCSR's control bits after each kernel of module `$m` (arrays in and out) are
+/// the default word: the compiler's own code after a kernel assumes rounding to nearest.
+macro_rules! mxcsr_test {
+    ($name:ident, $m:path) => {
+        #[test]
+        fn $name() {
+            use crate::arch::x86::avx2::tests::{can_run, mxcsr_control as control};
+            use core::hint::black_box;
+            use $m as m;
+            if !can_run() {
+                return;
+            }
+            let (a, b, c) = (
+                [1.5, -2.5, 3.25, 0.0],
+                [0.1, 0.3, -0.7, 0.0],
+                [1e-3, 2.0, -5.0, 0.0],
+            );
+            let (x, y, z) = (
+                a.map(|v| v as f32),
+                b.map(|v| v as f32),
+                c.map(|v| v as f32),
+            );
+            for dir in 0..4 {
+                let d = crate::runtime::rng::dir_word(dir);
+                // SAFETY: the processor has AVX2 and FMA (`can_run`).
+                let words = unsafe {
+                    [
+                        (black_box(m::add_f64(a, b, d)), control()).1,
+                        (black_box(m::mul_f64(a, b, d)), control()).1,
+                        (black_box(m::div_f64(a, b, d)), control()).1,
+                        (black_box(m::fma_f64(a, b, c, d)), control()).1,
+                        (black_box(m::sqrt_f64(a, d)), control()).1,
+                        (black_box(m::add_f32(x, y, d)), control()).1,
+                        (black_box(m::mul_f32(x, y, d)), control()).1,
+                        (black_box(m::div_f32(x, y, d)), control()).1,
+                        (black_box(m::fma_f32(x, y, z, d)), control()).1,
+                        (black_box(m::sqrt_f32(x, d)), control()).1,
+                    ]
+                };
+                for (k, w) in words.iter().enumerate() {
+                    assert_eq!(
+                        *w,
+                        crate::arch::x86::avx2::mxcsr::MXCSR_DEFAULT,
+                        "kernel {k}, direction {dir}: MXCSR {w:#x}"
+                    );
+                }
+            }
+        }
+    };
+}
+pub(super) use mxcsr_test;
+
+mxcsr_test!(kernels_leave_mxcsr_at_its_default, super::rt);

@@ -5,12 +5,10 @@
 //! roots, sums and fused multiply-adds that cancel). Also: the kernels leave the upper halves of
 //! the vector registers unused, and the flags lane is the operands' OR.
 
-use super::super::mxcsr::MXCSR_DEFAULT;
 use super::super::tests::{can_run, seed, Rng};
 use super::*;
 use crate::arch::portable::lanes4 as portable;
 use crate::runtime::rng::dir_word;
-use core::hint::black_box;
 
 const CASES: u64 = 40_000;
 
@@ -246,58 +244,4 @@ fn kernels_leave_the_upper_halves_unused() {
     );
 }
 
-/// MXCSR's control bits after each kernel are the default word, in whatever way the kernel
-/// ended: the compiler's own code after it assumes rounding to nearest.
-#[test]
-fn kernels_leave_mxcsr_at_its_default() {
-    if !can_run() {
-        return;
-    }
-    /// MXCSR without its sticky exception flags.
-    fn control() -> u32 {
-        let mut w = 0u32;
-        // SAFETY: stores MXCSR into `w`, nothing else.
-        unsafe {
-            asm!(
-                "stmxcsr dword ptr [{p}]",
-                p = in(reg) &mut w,
-                options(nostack, preserves_flags)
-            );
-        }
-        w & !0x3f
-    }
-    let (a, b, c) = (
-        [1.5, -2.5, 3.25, 0.0],
-        [0.1, 0.3, -0.7, 0.0],
-        [1e-3, 2.0, -5.0, 0.0],
-    );
-    let (x, y, z) = (
-        a.map(|v| v as f32),
-        b.map(|v| v as f32),
-        c.map(|v| v as f32),
-    );
-    for dir in 0..4 {
-        let d = dir_word(dir);
-        // SAFETY: the processor has AVX2 and FMA (`can_run`).
-        let words = unsafe {
-            [
-                (black_box(add_f64(a, b, d)), control()).1,
-                (black_box(mul_f64(a, b, d)), control()).1,
-                (black_box(div_f64(a, b, d)), control()).1,
-                (black_box(fma_f64(a, b, c, d)), control()).1,
-                (black_box(sqrt_f64(a, d)), control()).1,
-                (black_box(add_f32(x, y, d)), control()).1,
-                (black_box(mul_f32(x, y, d)), control()).1,
-                (black_box(div_f32(x, y, d)), control()).1,
-                (black_box(fma_f32(x, y, z, d)), control()).1,
-                (black_box(sqrt_f32(x, d)), control()).1,
-            ]
-        };
-        for (k, w) in words.iter().enumerate() {
-            assert_eq!(
-                *w, MXCSR_DEFAULT,
-                "kernel {k}, direction {dir}: MXCSR {w:#x}"
-            );
-        }
-    }
-}
+super::super::tests::mxcsr_test!(kernels_leave_mxcsr_at_its_default, super);
