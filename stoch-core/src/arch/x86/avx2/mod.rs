@@ -1,19 +1,13 @@
 //! The AVX2 + FMA path (dispatched on x86-64 without AVX-512; compiled wherever AVX2 and FMA
 //! are, so that tests check it there too): every operation on the four lanes of a value in one
-//! vector register, branch-free.
-//!
-//! - `/` and `mul_add` are rounded by the processor ([`mxcsr`]): rounding down is rounding up
-//!   negated, so the lanes that round down have the dividend's, or a factor's and the addend's,
-//!   signs flipped going in and the result's coming out, and one instruction rounds upward.
-//! - `+`, `*` and `sqrt` use an error-free transformation for the sign of each lane's error:
-//!   Fast2Sum for `+`, the exact product error and the exact square remainder by FMA for `*`
-//!   and `sqrt`. A per-lane mask of the random directions then moves each sample one unit
-//!   toward +∞ or −∞ by integer arithmetic on its bits, as the portable path does one sample at
-//!   a time. A change of MXCSR lets no later instruction overlap it, which the independent
-//!   operations of a dot product need (docs/performance.md). Operands or results in the rare
-//!   ranges the vector code does not cover (non-finite values, error terms that could
-//!   underflow) are detected with one mask test, a branch that predicts well, and go to the
-//!   portable path.
+//! vector register, branch-free. An error-free transformation gives the sign of each lane's
+//! error: TwoSum for `+`, the exact product error by FMA for `*`, the exact remainder by FMA for
+//! `/` and `sqrt`, Boldo and Muller's ErrFma for `mul_add` (`f32` computes all of these in
+//! `f64`, where they are exact). A per-lane mask of the random directions then moves each sample
+//! one unit toward +∞ or −∞ by integer arithmetic on its bits, as the portable path does one
+//! sample at a time. Operands or results in the rare ranges the vector code does not cover
+//! (overflow, non-finite values, error terms that could underflow, sums near ±MAX) are detected
+//! with one mask test, a branch that predicts well, and go to the portable path.
 
 use core::arch::x86_64::*;
 
@@ -314,6 +308,21 @@ fn slow32(op: fn([f32; 4], [f32; 4], u32) -> [f32; 4], a: __m128, b: __m128, dir
     in_register(slow((op, to32(a), to32(b), dir), |c| (c.0)(c.1, c.2, c.3)))
 }
 
+/// TwoSum on four lanes: `a + b = s + e` exactly (finite lanes, no overflow).
+#[inline(always)]
+unsafe fn two_sum64(a: __m256d, b: __m256d) -> (__m256d, __m256d) {
+    // SAFETY: AVX.
+    unsafe {
+        let s = _mm256_add_pd(a, b);
+        let bb = _mm256_sub_pd(s, a);
+        let e = _mm256_add_pd(_mm256_sub_pd(a, _mm256_sub_pd(s, bb)), _mm256_sub_pd(b, bb));
+        (s, e)
+    }
+}
+
+/// 2^1000: below it, TwoSums of the `f64` fused multiply-add cannot overflow.
+const TWO_1000: f64 = 1.0715086071862673e301;
+
 /// `a + b`, randomly rounded. Rounding down is rounding up negated: the operands' signs are
 /// flipped in the lanes that round down, every lane rounds up, and the sum's sign is flipped
 /// back, which also gives an exact zero sum rounded down its sign (−0 unless both operands
@@ -457,26 +466,115 @@ pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     }
 }
 
-/// `a / b`, randomly rounded: the dividend's sign flipped in the down lanes, as for `+`.
+/// 64-bit lane masks narrowed to 32-bit lanes: the low half of each, in order.
+#[inline(always)]
+unsafe fn narrow(m: __m256d) -> __m128i {
+    // SAFETY: AVX2.
+    unsafe {
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+            _mm256_castpd_si256(m),
+            _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6),
+        ))
+    }
+}
+
+/// The sign bit of each lane of `v`.
+#[inline(always)]
+unsafe fn sign64(v: __m256d) -> __m256d {
+    // SAFETY: AVX.
+    unsafe { _mm256_and_pd(v, _mm256_set1_pd(-0.0)) }
+}
+
+/// `a / b`, randomly rounded. The remainder `a − q·b` of `q = RN(a/b)` is exact by one FMA
+/// and has the sign of the error times the sign of `b`.
 #[inline(always)]
 pub(crate) unsafe fn div_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
+        let q = _mm256_div_pd(va, vb);
+        // Rare lanes: a quotient that is not finite (an operand not finite, division by zero,
+        // overflow), or a quotient or dividend below 2^-969 (the remainder could underflow)
+        // unless the dividend is zero (then q is an exact signed zero). An infinite divisor
+        // with a finite dividend gives q = 0: a zero dividend leaves the remainder NaN, which
+        // moves nothing (right: the quotient is exact), any other is tiny. A huge dividend
+        // needs no test: the FMA forms q·b exactly, with no intermediate overflow.
+        let zero = _mm256_setzero_pd();
+        let tiny = _mm256_andnot_pd(
+            _mm256_cmp_pd::<_CMP_EQ_OQ>(va, zero),
+            _mm256_cmp_pd::<_CMP_LT_OQ>(
+                _mm256_min_pd(abs64(q), abs64(va)),
+                _mm256_set1_pd(crate::arch::portable::TWO_M969),
+            ),
+        );
+        let bad = _mm256_or_pd(
+            tiny,
+            _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(q), _mm256_set1_pd(f64::INFINITY)),
+        );
+        if _mm256_movemask_pd(bad) & SAMPLES != 0 {
+            return slow64(portable::div, va, vb, dir);
+        }
         let dsign = dsign64(dir);
-        let q = mxcsr::div_pd(_mm256_xor_pd(va, dsign), vb);
-        with_flags64(_mm256_xor_pd(q, dsign), va, vb)
+        // The quotient's neighbour the drawn way, from the operands' signs (the quotient's),
+        // the same as `q` where the dividend is zero: this waits on `q` for one addition.
+        let qf = with_flags64(q, va, vb);
+        let n = _mm256_castsi256_pd(_mm256_add_epi64(
+            _mm256_castpd_si256(qf),
+            toward64(_mm256_xor_pd(_mm256_xor_pd(va, vb), dsign), va),
+        ));
+        // `q·b − a` with both operands' signs flipped by the sign of `b` and in the lanes that
+        // round down: negative exactly where the quotient lies beyond `q` the drawn way. The
+        // flips wait on the operands only, and the sign bit picks `n` with no comparison.
+        let s = _mm256_xor_pd(sign64(vb), dsign);
+        let m = _mm256_fmsub_pd(q, _mm256_xor_pd(vb, s), _mm256_xor_pd(va, s));
+        pick64(qf, n, m)
     }
 }
 
-/// `a·b + c` with one random rounding: a factor's and the addend's signs flipped in the down
-/// lanes, as for `+`.
+/// `a·b + c` with one random rounding. The error of `r = RN(a·b + c)` is `t + v2` exactly
+/// (Boldo and Muller's ErrFma, IEEE Trans. Computers 60(2), 2011): with `(u1, u2)` the exact
+/// product by FMA, `(v1, v2) = TwoSum(c, u2)`, `(w1, w2) = TwoSum(u1, v1)` and
+/// `t = RN(RN(w1 − r) + w2)`; `RN(t + v2)` has its sign (a sum of two floats is zero only
+/// where it is exact).
 #[inline(always)]
 pub(crate) unsafe fn fma_f64(va: __m256d, vb: __m256d, vc: __m256d, dir: u32) -> __m256d {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
+        let r = _mm256_fmadd_pd(va, vb, vc);
+        let u1 = _mm256_mul_pd(va, vb);
+        // Rare lanes: anything not finite or at least 2^1000 (a TwoSum could overflow; a NaN
+        // or infinite operand makes `r` NaN or infinite, the last operand of `max`, which
+        // passes a NaN on), or a product below 2^-969 whose error could underflow unless an
+        // operand is zero (then the product is exact).
+        let zero = _mm256_setzero_pd();
+        let tiny = _mm256_andnot_pd(
+            _mm256_or_pd(
+                _mm256_cmp_pd::<_CMP_EQ_OQ>(va, zero),
+                _mm256_cmp_pd::<_CMP_EQ_OQ>(vb, zero),
+            ),
+            _mm256_cmp_pd::<_CMP_LT_OQ>(abs64(u1), _mm256_set1_pd(crate::arch::portable::TWO_M969)),
+        );
+        let huge = _mm256_cmp_pd::<_CMP_NLT_UQ>(
+            _mm256_max_pd(_mm256_max_pd(abs64(u1), abs64(vc)), abs64(r)),
+            _mm256_set1_pd(TWO_1000),
+        );
+        if _mm256_movemask_pd(_mm256_or_pd(tiny, huge)) & SAMPLES != 0 {
+            return from64(slow((to64(va), to64(vb), to64(vc), dir), |c| {
+                portable::fma(c.0, c.1, c.2, c.3)
+            }));
+        }
+        let u2 = _mm256_fmsub_pd(va, vb, u1);
+        let (v1, v2) = two_sum64(vc, u2);
+        let (w1, w2) = two_sum64(u1, v1);
+        let t = _mm256_add_pd(_mm256_sub_pd(w1, r), w2);
+        let e = _mm256_add_pd(t, v2);
         let dsign = dsign64(dir);
-        let r = mxcsr::fma_pd(_mm256_xor_pd(va, dsign), vb, _mm256_xor_pd(vc, dsign));
-        with_flags64(_mm256_xor_pd(r, dsign), _mm256_or_pd(va, vb), vc)
+        // An exact zero rounded down is −0 unless `a·b` and `c` are both +0, where
+        // `RN(−a·b − c)` is −0; elsewhere that is +0, and where `r` is not zero it is −r
+        // (round-to-nearest is symmetric). Its sign, negated, in the lanes that round down,
+        // is ORed into `r`, before the step and with no test of the error.
+        let r = _mm256_or_pd(r, _mm256_andnot_pd(_mm256_fnmsub_pd(va, vb, vc), dsign));
+        let r = with_flags64(r, _mm256_or_pd(va, vb), vc);
+        step64(r, beyond64_num(e, dsign), dsign)
     }
 }
 
@@ -514,25 +612,68 @@ pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
     }
 }
 
-/// `a / b`, randomly rounded, as for `f64`.
+/// `a / b`, randomly rounded: the remainder `a − q·b` is exact by one FMA, and its sign times
+/// that of `b` is the error's, unless the quotient or the dividend is below 2^-100 with a
+/// nonzero dividend (the remainder could underflow), or the quotient is not finite. An
+/// infinite divisor and a zero dividend leave the remainder NaN, which moves nothing: the zero
+/// quotient is exact. In `f32`, as the product.
 #[inline(always)]
 pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
+        let q = _mm_div_ps(va, vb);
+        // `min` passes its second operand on where either is NaN: a NaN quotient.
+        let ok = range32::<-100>(_mm_min_ps(abs32(va), abs32(q)));
+        if _mm_movemask_ps(_mm_castsi128_ps(ok)) & SAMPLES != SAMPLES {
+            let zero = _mm_setzero_ps();
+            let exact_zero = _mm_and_ps(
+                _mm_cmp_ps::<_CMP_EQ_OQ>(va, zero),
+                _mm_cmp_ps::<_CMP_EQ_OQ>(q, zero),
+            );
+            if _mm_movemask_ps(_mm_or_ps(_mm_castsi128_ps(ok), exact_zero)) & SAMPLES != SAMPLES {
+                return slow32(portable::div, va, vb, dir);
+            }
+        }
+        // As for `f64`, with one more exact quotient that this path keeps: the infinity of a
+        // division by zero (the remainder is NaN), whose neighbour is itself too.
         let dsign = dsign32(dir);
-        let q = mxcsr::div_ps(_mm_xor_ps(va, dsign), vb);
-        with_flags32(_mm_xor_ps(q, dsign), va, vb)
+        let qf = with_flags32(q, va, vb);
+        let n = _mm_castsi128_ps(_mm_add_epi32(
+            _mm_castps_si128(qf),
+            toward32(
+                _mm_xor_ps(_mm_xor_ps(va, vb), dsign),
+                _mm_min_ps(abs32(va), abs32(vb)),
+            ),
+        ));
+        let s = _mm_xor_ps(_mm_and_ps(vb, _mm_set1_ps(-0.0)), dsign);
+        let m = _mm_fmsub_ps(q, _mm_xor_ps(vb, s), _mm_xor_ps(va, s));
+        pick32(qf, n, m)
     }
 }
 
-/// `a·b + c` with one random rounding, as for `f64`.
+/// `a·b + c` with one random rounding: `a·b` is exact in `f64`, TwoSum with `c` there gives
+/// `s + e` exactly, and the error of the `f32` result `r` has the sign of `(s − r) + e`
+/// (the portable path's computation, step for step).
 #[inline(always)]
 pub(crate) unsafe fn fma_f32(va: __m128, vb: __m128, vc: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
+        let r = _mm_fmadd_ps(va, vb, vc);
+        // Rare lanes: a result that is not finite (overflow, or an operand not finite).
+        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(r), _mm_set1_ps(f32::INFINITY));
+        if _mm_movemask_ps(bad) & SAMPLES != 0 {
+            return in_register(slow((to32(va), to32(vb), to32(vc), dir), |c| {
+                portable::fma(c.0, c.1, c.2, c.3)
+            }));
+        }
+        let p = _mm256_mul_pd(_mm256_cvtps_pd(va), _mm256_cvtps_pd(vb));
+        let (s, e) = two_sum64(p, _mm256_cvtps_pd(vc));
+        let err = _mm256_add_pd(_mm256_sub_pd(s, _mm256_cvtps_pd(r)), e);
+        let beyond = narrow(beyond64_num(err, dsign64(dir)));
         let dsign = dsign32(dir);
-        let r = mxcsr::fma_ps(_mm_xor_ps(va, dsign), vb, _mm_xor_ps(vc, dsign));
-        with_flags32(_mm_xor_ps(r, dsign), _mm_or_ps(va, vb), vc)
+        // An exact zero rounded down is −0, ORed in before the step as for `f64`.
+        let r = _mm_or_ps(r, _mm_andnot_ps(_mm_fnmsub_ps(va, vb, vc), dsign));
+        step32(with_flags32(r, _mm_or_ps(va, vb), vc), beyond, dsign)
     }
 }
 
@@ -603,7 +744,6 @@ fn from32(a: [f32; 4]) -> __m128 {
 
 #[cfg(any(test, not(all(target_feature = "avx2", target_feature = "fma"))))]
 pub(crate) mod asm;
-mod mxcsr;
 /// The intrinsics kernels as functions with AVX2 and FMA, for the tests of every build and
 /// `Kernels::path4` in a build with those features.
 #[cfg(any(test, all(target_feature = "avx2", target_feature = "fma")))]
