@@ -571,11 +571,10 @@ fn read_env() {
 }
 
 /// `STOCH_*` variables read by the workspace's own tools and tests (GPU and NVRTC test
-/// switches, seeds of the property tests) and the rounding-path choices `STOCH_PATH` and
-/// `STOCH_MXCSR` (read once, when the path is chosen), not by the configuration.
+/// switches, seeds of the property tests) and the rounding-path choice `STOCH_PATH`
+/// (read once, when the path is chosen), not by the configuration.
 const TOOL_VARS: &[&str] = &[
     "STOCH_PATH",
-    "STOCH_MXCSR",
     "STOCH_REQUIRE_AVX2",
     "STOCH_REQUIRE_AVX512",
     "STOCH_REQUIRE_GPU",

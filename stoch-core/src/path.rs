@@ -5,11 +5,7 @@
 //! best path the processor has; a build for the default target chooses AVX-512 or AVX2 at run
 //! time where the processor has them. `STOCH_PATH=portable|avx2|avx512` asks for a path instead
 //! (read once, before the first operation); a path the build or the processor cannot run is
-//! refused on stderr, naming what it can run, and the best available one is kept. In a build for
-//! the default target, `STOCH_MXCSR=on|off` chooses how the AVX2 path rounds the `f64` `+` and
-//! `/ sqrt mul_add` (and the run-time AVX-512 path `/ sqrt`): by the processor under MXCSR's rounding mode (the
-//! default on Intel processors) or by error-free transformations (elsewhere); the samples are
-//! the same, and [`describe`] says which.
+//! refused on stderr, naming what it can run, and the best available one is kept.
 //!
 //! ```
 //! use stoch_core::path;

@@ -515,13 +515,9 @@ pub(crate) fn describe() -> &'static str {
             "AVX-512 embedded rounding, chosen at run time (the build's target has no AVX-512)"
         }
         Path::Avx2 if native2 => "AVX2 vectors with hardware FMA (the build's target)",
-        Path::Avx2 if crate::runtime::path::mxcsr_on() => {
-            "AVX2 vectors with hardware FMA, chosen at run time (inline assembly: the build's \
-             target has no AVX2; f64 +, / sqrt mul_add rounded under MXCSR)"
-        }
         Path::Avx2 => {
             "AVX2 vectors with hardware FMA, chosen at run time (inline assembly: the build's \
-             target has no AVX2; error-free forms)"
+             target has no AVX2)"
         }
         Path::Portable if HARDWARE_FMA => "portable error-free transformations, hardware FMA",
         Path::Portable => {

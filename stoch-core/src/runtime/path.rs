@@ -4,7 +4,7 @@
 //! the run-time AVX-512 path, from the mode byte in [`TABLES`](super::tables::TABLES)).
 
 use core::fmt;
-use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 use super::tables::TABLES;
@@ -183,11 +183,6 @@ fn detect() {
         eprintln!("stoch: {line}");
     }
     CHOSEN.store(path as u8 + 1, Ordering::Relaxed);
-    let (mxcsr, refused) = mxcsr_wanted(std::env::var("STOCH_MXCSR").ok().as_deref());
-    if let Some(line) = refused {
-        eprintln!("stoch: {line}");
-    }
-    MXCSR_WANTED.store(mxcsr, Ordering::Relaxed);
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
     {
         TABLES.on.store(path == Path::Avx512, Ordering::Relaxed);
@@ -242,63 +237,6 @@ pub(crate) const RT2_BITS: u16 = 0x3f00;
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 pub(crate) const MODE_COLLAPSE: u16 = 1 << 14;
 
-/// The bit of [`Tables::mode`] set when the run-time assembly kernels of the `f64` `+`, `/`,
-/// `sqrt` and `mul_add` round under MXCSR ([`mxcsr_on`]).
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-const MODE_MXCSR: u16 = 1 << 15;
-
-/// Whether the processor's rounding under MXCSR is wanted: `STOCH_MXCSR=on` or `off`, else on
-/// Intel processors only (set once by [`detect`]). A change of MXCSR took about 10 cycles on
-/// an Intel Xeon (docs/performance.md); on AMD processors one that changes the rounding mode
-/// is reported far slower, and none was measured here, so they keep the error-free forms.
-static MXCSR_WANTED: AtomicBool = AtomicBool::new(false);
-
-/// `STOCH_MXCSR`'s choice, or the processor's vendor: Intel gets the MXCSR forms.
-fn mxcsr_wanted(var: Option<&str>) -> (bool, Option<String>) {
-    let intel = {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let id = core::arch::x86_64::__cpuid(0);
-            (id.ebx, id.edx, id.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
-    };
-    match var.map(|v| v.trim().to_ascii_lowercase()) {
-        None => (intel, None),
-        Some(v) if v.is_empty() => (intel, None),
-        Some(v) if v == "on" => (true, None),
-        Some(v) if v == "off" => (false, None),
-        Some(v) => (
-            intel,
-            Some(format!(
-                "STOCH_MXCSR={v}: expected `on` or `off`; keeping {}",
-                if intel {
-                    "on (an Intel processor)"
-                } else {
-                    "off"
-                }
-            )),
-        ),
-    }
-}
-
-/// Whether the run-time AVX2 assembly kernels of the `f64` `+`, `/`, `sqrt` and `mul_add` round
-/// under MXCSR (else by their error-free forms; both give the same samples).
-#[inline(always)]
-pub(crate) fn mxcsr_on() -> bool {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-    {
-        mode() & MODE_MXCSR != 0
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx512f"))))]
-    {
-        false
-    }
-}
-
 /// Sets what `+`, `*` and `/` run ([`Tables::mode`]) from the configuration's detection mask
 /// and the path [`detect`] chose; called by `Config::apply` and [`detect`] after they store
 /// theirs. Under a lock, so that whichever call stores last read both values stored: a
@@ -310,12 +248,11 @@ pub(crate) fn set_mode() {
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let avx2 = CHOSEN.load(Ordering::Relaxed) == Path::Avx2 as u8 + 1
         && !cfg!(all(target_feature = "avx2", target_feature = "fma"));
-    let on = TABLES.on.load(Ordering::Relaxed);
-    let mut mode = mode_for(on, avx2, super::state::mask());
-    // The run-time AVX-512 kernels take the AVX2 assembly quotient and root too.
-    if (on || avx2) && MXCSR_WANTED.load(Ordering::Relaxed) {
-        mode |= MODE_MXCSR;
-    }
+    let mode = mode_for(
+        TABLES.on.load(Ordering::Relaxed),
+        avx2,
+        super::state::mask(),
+    );
     TABLES.mode.store(mode, Ordering::Relaxed);
 }
 
@@ -460,24 +397,6 @@ mod tests {
         assert_eq!(all.count_ones(), 12);
         assert_eq!(all & MODE_COLLAPSE, 0);
         assert_eq!(all & RT2_BITS, RT2_BITS);
-    }
-
-    /// `STOCH_MXCSR` forces either form; unset or empty, the vendor decides; anything else is
-    /// named and the vendor's choice kept.
-    #[test]
-    fn stoch_mxcsr_values() {
-        let (vendor, none) = mxcsr_wanted(None);
-        assert_eq!(none, None);
-        assert_eq!(mxcsr_wanted(Some("")), (vendor, None));
-        assert_eq!(mxcsr_wanted(Some(" ON ")), (true, None));
-        assert_eq!(mxcsr_wanted(Some("off")), (false, None));
-        let (kept, line) = mxcsr_wanted(Some("fast"));
-        assert_eq!(kept, vendor);
-        let line = line.expect("a refusal");
-        assert!(
-            line.contains("STOCH_MXCSR=fast") && line.contains("`on` or `off`"),
-            "{line}"
-        );
     }
 
     #[test]

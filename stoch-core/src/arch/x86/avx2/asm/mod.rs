@@ -7,19 +7,16 @@
 //! and so inlines into the user's loop (a function with the features would be a call per
 //! operation, and a call may change every vector register: docs/performance.md).
 //!
-//! - On processors where a change of MXCSR is cheap (Intel's, by default; `STOCH_MXCSR`
-//!   chooses, [`crate::runtime::path::mxcsr_on`]), the processor rounds the `f64` sum and both
-//!   types' `/`, `sqrt` and `mul_add`: each kernel sets MXCSR's rounding field to upward, runs
-//!   the operation's instruction, and puts back MXCSR's default word (rounding to nearest, every
-//!   exception masked, no flush to zero: the floating-point environment Rust code runs in,
-//!   which the compiler assumes). Rounding down is rounding up negated, so the down lanes' signs
-//!   are flipped going in (both addends, the dividend, a factor and the addend) and coming out;
-//!   a square root, which has no sign to flip, is taken rounded up and rounded down. The
-//!   instruction rounds every case (overflow, underflow, subnormals, zeros' signs, NaN) as IEEE
-//!   754 says: no rare operand, no portable fallback, and a dependent chain waits for the
-//!   operation and two sign flips only. Elsewhere the same operations run the error-free forms
-//!   below, which give the same samples.
-//! - The product and the `f32` sum keep the error-free forms of the intrinsics kernels ([`super`]): the exact error
+//! - The processor rounds `+`, `/`, `sqrt` and `mul_add`: each kernel sets MXCSR's rounding
+//!   field to upward, runs the operation's instruction, and puts back MXCSR's default word
+//!   (rounding to nearest, every exception masked, no flush to zero: the floating-point
+//!   environment Rust code runs in, which the compiler assumes). Rounding down is rounding up
+//!   negated, so the down lanes' signs are flipped going in (both addends, the dividend, a factor
+//!   and the addend) and coming out; a square root, which has no sign to flip, is taken rounded
+//!   up and rounded down. The instruction rounds every case (overflow, underflow, subnormals,
+//!   zeros' signs, NaN) as IEEE 754 says: no rare operand, no portable fallback, and a dependent
+//!   chain waits for the operation and two sign flips only.
+//! - A product keeps the error-free form of the intrinsics kernels ([`super`]): the exact error
 //!   by one FMA, its sign, a one-unit step, and the portable path for a product whose error term
 //!   could underflow (below 2⁻⁹⁶⁹ in `f64`, 2⁻¹⁰⁰ in `f32`) or that is not finite. The processor
 //!   lets no instruction after a change of MXCSR start before it, so the independent products of
@@ -71,13 +68,8 @@ pub(crate) struct Consts {
     zero: [u64; 2],
     /// +∞ (368).
     inf: [u64; 2],
-    /// A product, quotient or radicand below this magnitude may have an error term that
-    /// underflows (384).
+    /// A product below this magnitude may have an error term that underflows (384).
     tiny: [u64; 2],
-    /// The sign bit (400).
-    sign: [u64; 2],
-    /// Below this magnitude the TwoSums of a fused multiply-add cannot overflow (416).
-    huge: [u64; 2],
 }
 
 const _: () = {
@@ -91,8 +83,6 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, zero) == 352);
     assert!(core::mem::offset_of!(Consts, inf) == 368);
     assert!(core::mem::offset_of!(Consts, tiny) == 384);
-    assert!(core::mem::offset_of!(Consts, sign) == 400);
-    assert!(core::mem::offset_of!(Consts, huge) == 416);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -132,12 +122,6 @@ macro_rules! at {
     };
     (tiny) => {
         "384"
-    };
-    (sign) => {
-        "400"
-    };
-    (huge) => {
-        "416"
     };
 }
 
@@ -198,8 +182,6 @@ pub(crate) static C64: Consts = Consts {
     zero: pair(0),
     inf: pair(f64::INFINITY.to_bits()),
     tiny: pair(crate::arch::portable::TWO_M969.to_bits()),
-    sign: pair(1 << 63),
-    huge: pair(super::TWO_1000.to_bits()),
 };
 
 /// The `f32` constants (the product's bound scaled to `f32`'s range: 2⁻¹⁰⁰, where the error
@@ -216,8 +198,6 @@ pub(crate) static C32: Consts = Consts {
     zero: pair32(0),
     inf: pair32(f32::INFINITY.to_bits()),
     tiny: pair32(7.888_609e-31f32.to_bits()),
-    sign: pair32(1 << 31),
-    huge: pair32(1.267_650_6e30f32.to_bits()),
 };
 
 /// An `f32` value as one register.
@@ -270,21 +250,6 @@ macro_rules! step {
     };
 }
 
-/// `{s}` moved one unit toward +∞ where `{t}` is all ones, into `{r}`: +1 on the bits of a
-/// positive value, −1 on a negative one (`$cmp`'s `s > −1` marks the positive signs; that mask
-/// OR 1 is minus the step).
-#[rustfmt::skip]
-macro_rules! step_up {
-    ($cmp:literal, $sub:literal) => {
-        concat!(
-            $cmp, " {x}, {s}, xmmword ptr [{tab} + ", at!(ones), "]\n",
-            "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
-            "vpand {x}, {x}, {t}\n",
-            $sub, " {r}, {s}, {x}\n",
-        )
-    };
-}
-
 /// `{t}` all ones where the error `{t}` is nonzero and points the drawn way (negative in the
 /// down lanes, positive in the others): its sign flipped in the down lanes, then `> 0`.
 #[rustfmt::skip]
@@ -293,39 +258,6 @@ macro_rules! points {
         concat!(
             "vxorp", $p, " {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
             "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(zero), "], 0x1e\n",
-        )
-    };
-}
-
-/// `$p` lanes: `a + b` into `{r}`, the rare lanes' mask in `{g}`. Rounding down is rounding
-/// up negated: the operands' signs are flipped in the down lanes, every lane rounds up, and the
-/// result's sign is flipped back, which also gives an exact zero sum the sign IEEE 754 gives
-/// it when rounding down (−0 unless both operands are +0) with no test.
-#[rustfmt::skip]
-macro_rules! add_text {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            "vmovap", $p, " {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {u}, {a}, {t}\n",
-            "vxorp", $p, " {w}, {b}, {t}\n",
-            "vaddp", $p, " {s}, {u}, {w}\n",
-            // Rare: a sum that is not finite. Fast2Sum on ordered operands cannot overflow.
-            "vandp", $p, " {x}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {x}, {x}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
-            "vmovmskp", $p, " {g:e}, {x}\n",
-            // Fast2Sum on the operands ordered by magnitude: |u| < |w| exactly where `u + w`
-            // and `u − w` differ in sign (either order serves where |u| = |w|), the sign bit of
-            // `{x}`. The error `small − (s − big)` is exact; it is positive where `small`
-            // exceeds `s − big`.
-            "vsubp", $p, " {x}, {u}, {w}\n",
-            "vxorp", $p, " {x}, {x}, {s}\n",
-            "vblendvp", $p, " {f}, {u}, {w}, {x}\n",
-            "vblendvp", $p, " {x}, {w}, {u}, {x}\n",
-            "vsubp", $p, " {f}, {s}, {f}\n",
-            "vcmpp", $p, " {t}, {x}, {f}, 0x1e\n",
-            step_up!($cmp, $sub),
-            "vxorp", $p, " {r}, {r}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            $flags,
         )
     };
 }
@@ -350,124 +282,6 @@ macro_rules! mul_text {
             "vfmsub231p", $p, " {t}, {a}, {b}\n",
             points!($p),
             step!($cmp, $sub),
-            $flags,
-        )
-    };
-}
-
-/// `$p` lanes: `a / b` into `{r}`, the remainder `a − q·b` exact by one FMA (its sign times
-/// that of `b` is the error's) unless the quotient or the dividend is below the tiny bound
-/// with a nonzero dividend (or the quotient is not finite): those lanes in `{g}`. An infinite
-/// divisor and a zero dividend leave the remainder NaN, which moves nothing: the zero quotient
-/// is exact.
-#[rustfmt::skip]
-macro_rules! div_text {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            "vdivp", $p, " {s}, {a}, {b}\n",
-            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {u}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
-            "vandp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vminp", $p, " {t}, {t}, {w}\n",
-            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
-            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vandnp", $p, " {t}, {w}, {t}\n",
-            "vorp", $p, " {t}, {t}, {u}\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
-            "vmovap", $p, " {t}, {a}\n",
-            "vfnmadd231p", $p, " {t}, {s}, {b}\n",
-            "vandp", $p, " {f}, {b}, xmmword ptr [{tab} + ", at!(sign), "]\n",
-            "vxorp", $p, " {t}, {t}, {f}\n",
-            points!($p),
-            step!($cmp, $sub),
-            $flags,
-        )
-    };
-}
-
-/// `$p` lanes: `sqrt(a)` into `{r}` (flags lane: `{a}`'s), the remainder `x − q²` exact by
-/// one FMA unless `x` is below the tiny bound and not zero (or the root not finite): those
-/// lanes in `{g}`.
-#[rustfmt::skip]
-macro_rules! sqrt_text {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            "vsqrtp", $p, " {s}, {a}\n",
-            "vcmpp", $p, " {u}, {s}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
-            "vcmpp", $p, " {t}, {a}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
-            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vandnp", $p, " {t}, {w}, {t}\n",
-            "vorp", $p, " {t}, {t}, {u}\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
-            "vmovap", $p, " {t}, {a}\n",
-            "vfnmadd231p", $p, " {t}, {s}, {s}\n",
-            points!($p),
-            step!($cmp, $sub),
-            $flags,
-        )
-    };
-}
-
-/// `$p` lanes: `a·b + c` into `{r}` by ErrFma (see [`super::fma_f64`]): with `(u1, u2)` the
-/// exact product, `(v1, v2) = TwoSum(c, u2)`, `(w1, w2) = TwoSum(u1, v1)` and
-/// `t = (w1 − r) + w2`, the error is `t + v2`, whose sign is a comparison of `t` with `−v2`.
-/// Rare (`{g}`): a product below the tiny bound with no zero factor, or anything not below the
-/// huge bound (a NaN result passes on through `max`).
-#[rustfmt::skip]
-macro_rules! fma_text {
-    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
-        concat!(
-            "vmovap", $p, " {s}, {c}\n",
-            "vfmadd231p", $p, " {s}, {a}, {b}\n",
-            "vmulp", $p, " {u}, {a}, {b}\n",
-            "vandp", $p, " {t}, {u}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {w}, {t}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
-            "vcmpp", $p, " {x}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vcmpp", $p, " {y}, {b}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vorp", $p, " {x}, {x}, {y}\n",
-            "vandnp", $p, " {w}, {x}, {w}\n",
-            "vandp", $p, " {x}, {c}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vmaxp", $p, " {t}, {t}, {x}\n",
-            "vandp", $p, " {x}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vmaxp", $p, " {t}, {t}, {x}\n",
-            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(huge), "], 0x15\n",
-            "vorp", $p, " {t}, {t}, {w}\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
-            // u2, then (v1 = {w}, v2 = {f}) = TwoSum(c, u2).
-            "vmovap", $p, " {t}, {u}\n",
-            "vfmsub231p", $p, " {t}, {a}, {b}\n",
-            "vaddp", $p, " {w}, {c}, {t}\n",
-            "vsubp", $p, " {x}, {w}, {c}\n",
-            "vsubp", $p, " {y}, {w}, {x}\n",
-            "vsubp", $p, " {y}, {c}, {y}\n",
-            "vsubp", $p, " {x}, {t}, {x}\n",
-            "vaddp", $p, " {f}, {y}, {x}\n",
-            // (w1 = {t}, w2 = {y}) = TwoSum(u1, v1); then t = (w1 − r) + w2.
-            "vaddp", $p, " {t}, {u}, {w}\n",
-            "vsubp", $p, " {x}, {t}, {u}\n",
-            "vsubp", $p, " {y}, {t}, {x}\n",
-            "vsubp", $p, " {y}, {u}, {y}\n",
-            "vsubp", $p, " {x}, {w}, {x}\n",
-            "vaddp", $p, " {y}, {y}, {x}\n",
-            "vsubp", $p, " {t}, {t}, {s}\n",
-            "vaddp", $p, " {t}, {t}, {y}\n",
-            // t > −v2 in the up lanes, t < −v2 in the down ones (both signs flipped there).
-            "vxorp", $p, " {f}, {f}, xmmword ptr [{tab} + ", at!(sign), "]\n",
-            "vmovap", $p, " {x}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {t}, {t}, {x}\n",
-            "vxorp", $p, " {f}, {f}, {x}\n",
-            "vcmpp", $p, " {t}, {t}, {f}, 0x1e\n",
-            // An exact zero rounded down is −0 unless a·b and c are both +0 (the OR of the
-            // signs of a·b and c); r is then an exact zero and moves nowhere.
-            "vcmpp", $p, " {w}, {s}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vandp", $p, " {w}, {w}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vxorp", $p, " {x}, {a}, {b}\n",
-            "vorp", $p, " {x}, {x}, {c}\n",
-            "vandp", $p, " {w}, {w}, {x}\n",
-            "vorp", $p, " {s}, {s}, {w}\n",
-            step!($cmp, $sub),
-            "vorp", $p, " {f}, {a}, {b}\n",
-            "vorp", $p, " {f}, {f}, {c}\n",
             $flags,
         )
     };
@@ -593,123 +407,6 @@ kernel32!(
     f
 );
 
-// The error-free forms of the other operations, for processors where a change of MXCSR costs
-// more than they do (see the module's documentation). The `f32` sum has this form only: with
-// both forms compiled in, the compiler kept a checked `f32` running sum in memory, stored lane
-// by lane and read back whole (docs/performance.md).
-kernel64!(
-    add_f64_eft,
-    add_text,
-    add,
-    (a, b),
-    "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
-    f
-);
-kernel64!(
-    div_f64_eft,
-    div_text,
-    div,
-    (a, b),
-    "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
-    f
-);
-kernel64!(
-    sqrt_f64_eft,
-    sqrt_text,
-    sqrt,
-    (a),
-    "vblendpd {r}, {r}, {a}, 2\n"
-);
-kernel64!(
-    fma_f64_eft,
-    fma_text,
-    fma,
-    (a, b, c),
-    "vblendpd {r}, {r}, {f}, 2\n",
-    y,
-    f
-);
-kernel32!(
-    add_f32,
-    add_text,
-    add,
-    (a, b),
-    "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
-    f
-);
-kernel32!(
-    div_f32_eft,
-    div_text,
-    div,
-    (a, b),
-    "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
-    f
-);
-kernel32!(
-    sqrt_f32_eft,
-    sqrt_text,
-    sqrt,
-    (a),
-    "vblendps {r}, {r}, {a}, 8\n"
-);
-kernel32!(
-    fma_f32_eft,
-    fma_text,
-    fma,
-    (a, b, c),
-    "vblendps {r}, {r}, {f}, 8\n",
-    y,
-    f
-);
-
-/// The kernel `$name` in the form the process chose: `$mx` where MXCSR's changes are cheap
-/// ([`crate::runtime::path::mxcsr_on`]), `$eft` elsewhere; both give the same samples. The
-/// answer goes through [`in_registers`] after the choice: joined as arrays, the compiler kept a
-/// checked `f32` running sum in memory, stored lane by lane and read back whole.
-macro_rules! either {
-    ($name:ident, $mx:ident, $eft:ident, $t:ident, ($($x:ident),+)) => {
-        /// The kernel of the same name for a build without AVX2 and FMA.
-        ///
-        /// # Safety
-        ///
-        /// The processor must have AVX2 and FMA.
-        #[cfg_attr(
-            all(target_feature = "avx2", target_feature = "fma"),
-            allow(dead_code)
-        )]
-        #[inline(always)]
-        pub(crate) unsafe fn $name($($x: [$t; 4],)+ dir: u32) -> [$t; 4] {
-            // SAFETY: the caller's contract.
-            unsafe {
-                if crate::runtime::path::mxcsr_on() {
-                    either!(@reg $t, $mx($($x,)+ dir))
-                } else {
-                    either!(@reg $t, $eft($($x,)+ dir))
-                }
-            }
-        }
-    };
-    (@reg f64, $r:expr) => {{
-        let [mut lo, mut hi] = v64($r);
-        in_registers(&mut lo);
-        in_registers(&mut hi);
-        a64([lo, hi])
-    }};
-    (@reg f32, $r:expr) => {{
-        let mut r = v32($r);
-        in_registers(&mut r);
-        a32(r)
-    }};
-}
-
-either!(add_f64, add_f64_mx, add_f64_eft, f64, (a, b));
-either!(div_f64, div_f64_mx, div_f64_eft, f64, (a, b));
-either!(sqrt_f64, sqrt_f64_mx, sqrt_f64_eft, f64, (a));
-either!(fma_f64, fma_f64_mx, fma_f64_eft, f64, (a, b, c));
-either!(div_f32, div_f32_mx, div_f32_eft, f32, (a, b));
-either!(sqrt_f32, sqrt_f32_mx, sqrt_f32_eft, f32, (a));
-either!(fma_f32, fma_f32_mx, fma_f32_eft, f32, (a, b, c));
-
 /// `$op` (`vaddp`, `vmulp`, `vdivp`) on one block of `$p` lanes, rounded up after the sign
 /// flips of the down lanes (`{d}`): `{x}` = `{a}` flipped, `{y}` = `{b}` flipped where `$both`
 /// (a sum) and `{b}` itself otherwise (a product or quotient needs one operand flipped).
@@ -830,9 +527,10 @@ macro_rules! binary32 {
     };
 }
 
-binary64!(add_f64_mx, "vaddp", both, [yl, yh]);
-binary64!(div_f64_mx, "vdivp", first, []);
-binary32!(div_f32_mx, "vdivp", first, []);
+binary64!(add_f64, "vaddp", both, [yl, yh]);
+binary64!(div_f64, "vdivp", first, []);
+binary32!(add_f32, "vaddp", both, [y]);
+binary32!(div_f32, "vdivp", first, []);
 
 /// `a·b + c`, randomly rounded: `(−a)·b + (−c)` rounded up, negated, in the down lanes.
 ///
@@ -840,7 +538,7 @@ binary32!(div_f32_mx, "vdivp", first, []);
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
-pub(crate) unsafe fn fma_f64_mx(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 4] {
+pub(crate) unsafe fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) -> [f64; 4] {
     let ([al, ah], [bl, bh], [cl, ch]) = (v64(a), v64(b), v64(c));
     let (rl, rh): (__m128, __m128);
     // SAFETY: as in `add_f64`.
@@ -892,7 +590,7 @@ pub(crate) unsafe fn fma_f64_mx(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32)
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
-pub(crate) unsafe fn fma_f32_mx(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 4] {
+pub(crate) unsafe fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) -> [f32; 4] {
     let r: __m128;
     // SAFETY: as in `add_f64`.
     unsafe {
@@ -932,7 +630,7 @@ pub(crate) unsafe fn fma_f32_mx(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32)
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
-pub(crate) unsafe fn sqrt_f64_mx(a: [f64; 4], dir: u32) -> [f64; 4] {
+pub(crate) unsafe fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
     let [al, ah] = v64(a);
     let (rl, rh): (__m128, __m128);
     // SAFETY: as in `add_f64`.
@@ -976,7 +674,7 @@ pub(crate) unsafe fn sqrt_f64_mx(a: [f64; 4], dir: u32) -> [f64; 4] {
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
-pub(crate) unsafe fn sqrt_f32_mx(a: [f32; 4], dir: u32) -> [f32; 4] {
+pub(crate) unsafe fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
     let r: __m128;
     // SAFETY: as in `add_f64`.
     unsafe {
