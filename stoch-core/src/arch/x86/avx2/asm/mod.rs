@@ -18,9 +18,9 @@
 //!   chain waits for the operation and two sign flips only.
 //! - A product keeps the error-free form of the intrinsics kernels ([`super`]): the exact error
 //!   by one FMA, its sign, a one-unit step, and the portable path for a product whose error term
-//!   could underflow (below 2⁻⁹⁶⁹ in `f64`, 2⁻¹⁰⁰ in `f32`) or that is not finite. The processor
-//!   lets no instruction after a change of MXCSR start before it, so the independent products of
-//!   a dot product, which overlap in the error-free form, would wait in line (docs/performance.md).
+//!   could underflow (below 2⁻⁹⁶⁹ in `f64`, 2⁻¹⁰⁰ in `f32`) or that is not finite. Operations
+//!   that change MXCSR did not overlap when measured, so the independent products of a dot
+//!   product, which overlap in the error-free form, would wait in line (docs/performance.md).
 //! - Only VEX-encoded 128-bit instructions, on registers the compiler allocates: each clears
 //!   the upper half of the register it writes and leaves every other register alone, so the
 //!   legacy SSE code around them pays no transition, and a caller built with AVX loses nothing
