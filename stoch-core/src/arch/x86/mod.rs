@@ -10,3 +10,19 @@ pub(crate) mod asm512;
 pub(crate) mod avx2;
 #[cfg(target_feature = "avx512f")]
 pub(crate) mod avx512;
+
+use core::arch::x86_64::__m128;
+
+/// An `f32` value's four lanes as one register, for the assembly kernels' operands.
+#[inline(always)]
+fn v32(a: [f32; 4]) -> __m128 {
+    // SAFETY: 16 bytes of plain data.
+    unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
+}
+
+/// The inverse of [`v32`].
+#[inline(always)]
+fn a32(v: __m128) -> [f32; 4] {
+    // SAFETY: 16 bytes of plain data.
+    unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
+}

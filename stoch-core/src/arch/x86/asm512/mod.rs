@@ -21,6 +21,7 @@
 use core::arch::asm;
 use core::arch::x86_64::{__m128, __m128d};
 
+use super::{a32, v32};
 use crate::runtime::rng::row_offset;
 #[cfg(all(
     target_feature = "avx512f",
@@ -32,7 +33,6 @@ use crate::runtime::tables::{Tables, PRE64, SEL64, SUM32, SUM_SPREAD, TABLES};
 
 #[macro_use]
 mod pretest;
-#[cfg(not(target_feature = "avx512f"))]
 pub(crate) use pretest::noise_f32;
 #[cfg(test)]
 mod tests;
@@ -51,20 +51,6 @@ fn split64(a: [f64; 4]) -> (__m128d, __m128d) {
 fn join64(lo: __m128d, hi: __m128d) -> [f64; 4] {
     // SAFETY: as in `split64`.
     unsafe { core::mem::transmute::<[__m128d; 2], [f64; 4]>([lo, hi]) }
-}
-
-/// The lanes of an `f32` value as one register.
-#[inline(always)]
-fn v32(a: [f32; 4]) -> __m128 {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
-}
-
-/// The inverse of [`v32`].
-#[inline(always)]
-fn a32(v: __m128) -> [f32; 4] {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
 }
 
 /// `asm!` of a kernel that reads its direction's row of the tables `$tab` (`{tab}`, `{off}`,
@@ -447,31 +433,12 @@ pub(crate) fn div_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
     avx2_kernel32!(div_f32, (a, b), dir)
 }
 
-/// The quotient and the noise pre-test of `b` and of it, as for `f64`.
+/// The quotient and the noise pre-test of `b` and of it, as for `f64` ([`noise_f32`]).
 #[inline(always)]
 #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
-pub(crate) fn div_pre_f32(a: [f32; 4], b: [f32; 4], dir: u32, tab: &Tables) -> ([f32; 4], bool) {
+pub(crate) fn div_pre_f32(a: [f32; 4], b: [f32; 4], dir: u32, _: &Tables) -> ([f32; 4], bool) {
     let r = div_f32(a, b, dir);
-    let g: u32;
-    // SAFETY: the processor has AVX-512F, DQ and VL (as in the kernels); the assembly reads the
-    // constant tables only and writes its declared operands and clobbers only.
-    unsafe {
-        asm!(
-            noise_pair32!("{b}"),
-            b = in(xmm_reg) v32(b),
-            r = in(xmm_reg) v32(r),
-            t = out(xmm_reg) _,
-            x = out(xmm_reg) _,
-            out("zmm20") _,
-            out("zmm21") _,
-            out("k1") _,
-            g = lateout(reg) g,
-            tab = in(reg) tab,
-            p64 = const PRE64,
-            options(pure, readonly, nostack),
-        );
-    }
-    (r, g & 0b1111 != 0)
+    (r, noise_f32(b, r) & 0b1111 != 0)
 }
 
 /// `a·b + c` with random rounding (lane 3: OR of the three flags lanes), as the kernels of

@@ -2,12 +2,9 @@
 //! noise tests of operands and results and the sum's cancellation bound, leaving one general
 //! register for the caller to test.
 
-#[cfg(not(target_feature = "avx512f"))]
 use core::arch::asm;
 
-#[cfg(not(target_feature = "avx512f"))]
 use super::v32;
-#[cfg(not(target_feature = "avx512f"))]
 use crate::runtime::tables::{PRE64, TABLES};
 
 /// The noise pre-tests of an f64 operand (`$lo`, `$hi`) and of the result (`{lo}`, `{hi}`) at
@@ -151,7 +148,7 @@ macro_rules! add_test32 {
 /// number, the math functions' collapse check): a bit per sample far from its value's `x`,
 /// `[v₁, v₂, w₁, w₂]` in bits 0-3 (in `f64`: no microcode assist where the samples' difference
 /// is subnormal in `f32`). Only where the processor has AVX-512F, DQ and VL.
-#[cfg(not(target_feature = "avx512f"))]
+#[cfg_attr(target_feature = "avx512f", allow(dead_code))]
 #[inline(always)]
 pub(crate) fn noise_f32(v: [f32; 4], w: [f32; 4]) -> u32 {
     let g: u32;

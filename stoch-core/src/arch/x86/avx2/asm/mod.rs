@@ -33,6 +33,7 @@
 use core::arch::asm;
 use core::arch::x86_64::__m128;
 
+use super::super::{a32, v32};
 use crate::arch::portable::lanes4 as portable;
 use crate::runtime::rng::row_offset;
 use crate::runtime::state::SPREAD_FACTOR;
@@ -199,20 +200,6 @@ pub(crate) static C32: Consts = Consts {
     inf: pair32(f32::INFINITY.to_bits()),
     tiny: pair32(7.888_609e-31f32.to_bits()),
 };
-
-/// An `f32` value as one register.
-#[inline(always)]
-fn v32(a: [f32; 4]) -> __m128 {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
-}
-
-/// The inverse of [`v32`].
-#[inline(always)]
-fn a32(v: __m128) -> [f32; 4] {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
-}
 
 /// An `f64` value as two registers: samples x and y; sample z and the flags lane.
 #[inline(always)]
