@@ -83,7 +83,8 @@ pub trait Kernels: Portable + Sized + Copy {
         dir: u32,
     ) -> Option<[Self; 4]>;
     /// For `f64` on the run-time AVX-512 path, when it is the one that runs (a build without
-    /// AVX-512 on a processor with it), and for `f32` in a build with AVX-512F, DQ and VL:
+    /// AVX-512 on a processor with it; not `/`, which runs the AVX2 kernels there), and for
+    /// `f32` in a build with AVX-512F, DQ and VL:
     /// `a + b` (`op` 0), `a * b` (1) or `a / b` (2) with random rounding and, in the same
     /// assembly block, the pre-test of the operation's checks (see `ops`): the result's lanes
     /// and whether the pre-test passed. `None` on every other path, where the compiler's code
@@ -143,12 +144,15 @@ fn three<T: Kernels>(a: [T; 4]) -> [T; 3] {
 /// The one dispatch of an operation: the kernel `$k` of the path the build compiled in or the
 /// process chose (see [`crate::runtime::path`]), the portable `$p` elsewhere. In a build whose
 /// target lacks AVX-512, the run-time AVX-512 kernels come first (one flag, laid out as the likely
-/// branch where it is set); in one that also lacks AVX2 and FMA, the AVX2 assembly kernels run
-/// where the process chose them.
+/// branch where it is set), unless `rt512: false` (the division: see `div4`); in one that also
+/// lacks AVX2 and FMA, the AVX2 assembly kernels run where the process chose them.
 macro_rules! route {
-    ($l:ident, $k:ident, $p:ident, ($($x:ident),+), $dir:ident) => {{
+    ($l:ident, $k:ident, $p:ident, ($($x:ident),+), $dir:ident) => {
+        route!($l, $k, $p, ($($x),+), $dir, rt512: true)
+    };
+    ($l:ident, $k:ident, $p:ident, ($($x:ident),+), $dir:ident, rt512: $rt512:expr) => {{
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-        if crate::runtime::path::on() {
+        if $rt512 && crate::runtime::path::on() {
             return Self::load(rt512::$k($(Self::store($x),)+ $dir));
         }
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
@@ -186,14 +190,18 @@ macro_rules! route {
 /// [`mode`](crate::runtime::path::mode) says, returns from the operation the run-time AVX-512
 /// kernel with its fused pre-test (the hit taking the slow path `$hit`, a closure of the result
 /// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
-/// alone; goes on to the operation's other paths where the portable path runs. A macro, not a
+/// alone (`/` skips this part: see `div4`); then, in a build without AVX2 and FMA, the same
+/// with the run-time AVX2 kernels; goes on to the operation's other paths where the portable
+/// path runs. A macro, not a
 /// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's running
 /// value in memory (docs/performance.md, "Measurements behind the kernels' forms").
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! fast_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
         let mode = crate::runtime::path::mode();
-        if mode & crate::runtime::path::mode_bit($op, true) != 0 && !$exact {
+        // `/` runs the AVX2 kernels on both run-time paths (see `Kernels::div4`).
+        let rt512 = $op != 2;
+        if rt512 && mode & crate::runtime::path::mode_bit($op, true) != 0 && !$exact {
             let (v, hit) = T::rt512_fused($op, $a.v, $b.v, $dir);
             let $r = Stochastic { v };
             if hit {
@@ -202,10 +210,11 @@ macro_rules! fast_op {
             }
             return $r;
         }
-        if mode
-            & (crate::runtime::path::mode_bit($op, true)
-                | crate::runtime::path::mode_bit($op, false))
-            != 0
+        if rt512
+            && mode
+                & (crate::runtime::path::mode_bit($op, true)
+                    | crate::runtime::path::mode_bit($op, false))
+                != 0
         {
             return Stochastic {
                 v: T::rt512_alone($op, $a.v, $b.v, $dir),
@@ -286,9 +295,14 @@ macro_rules! dispatch {
         fn mul4(a: $l, b: $l, dir: u32) -> $l {
             route!($l, $mul, mul, (a, b), dir)
         }
+        /// In a build without AVX-512, on both run-time paths the AVX2 kernel, without
+        /// asking whether the run-time AVX-512 path runs: that path's quotient is the AVX2
+        /// kernel (`x86::asm512`'s `avx2_kernel64`: cheaper than two 512-bit divisions), and
+        /// the question's branches in a loop made the compiler keep a chain of quotients in
+        /// memory, a store and a reload on each division's chain (docs/performance.md).
         #[inline(always)]
         fn div4(a: $l, b: $l, dir: u32) -> $l {
-            route!($l, $div, div, (a, b), dir)
+            route!($l, $div, div, (a, b), dir, rt512: false)
         }
         #[inline(always)]
         fn fma4(a: $l, b: $l, c: $l, dir: u32) -> $l {
@@ -441,7 +455,7 @@ macro_rules! dispatch {
                 // layout fast; for `f32` it would put a running sum in memory (this copy hands
                 // its result on in pieces), so `f32` has none (docs/performance.md).
                 #[cfg(not(target_feature = "avx512f"))]
-                let fused = $fallback_pre && crate::runtime::path::on();
+                let fused = $fallback_pre && op != 2 && crate::runtime::path::on();
                 // A native AVX-512 build runs the same fused blocks for `f32` (whose lanes are
                 // one register in both builds): fewer instructions than the compiler's code for
                 // the pre-tests after its own kernel.

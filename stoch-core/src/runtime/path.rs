@@ -201,7 +201,8 @@ pub(crate) fn chosen() -> Path {
 }
 
 /// Whether the operations of a build without AVX2 and FMA call the AVX2 kernels (run time):
-/// some bit of [`RT2_BITS`] in [`Tables::mode`].
+/// some bit of [`RT2_BITS`] in [`Tables::mode`]; `/` does on the run-time AVX-512 path too
+/// (see [`mode_for`]), and the other operations ask [`on`] first.
 #[cfg(all(
     target_arch = "x86_64",
     not(all(target_feature = "avx2", target_feature = "fma"))
@@ -256,19 +257,25 @@ pub(crate) fn set_mode() {
     TABLES.mode.store(mode, Ordering::Relaxed);
 }
 
+/// Whether this build has the run-time AVX2 kernels (its target lacks AVX2 and FMA).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+const RT2_BUILT: bool = !cfg!(all(target_feature = "avx2", target_feature = "fma"));
+
 /// [`Tables::mode`] where the run-time AVX-512 kernels run (`on`), or the run-time AVX2 ones
 /// (`avx2`), or neither, for detection mask `mask`: `+` is checked when cancellation or
 /// collapse detection is on, `*` when multiplication or collapse detection is, `/` when
-/// division or collapse detection is.
+/// division or collapse detection is. On the run-time AVX-512 path `/` runs the AVX2 kernels
+/// (the assembly ones where the build has them; see `crate::arch`'s `fast_op!`).
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 const fn mode_for(on: bool, avx2: bool, mask: u8) -> u16 {
     let mut mode = 0;
     let mut op = 0;
     while op < 3 {
-        if on {
-            mode |= mode_bit(op, wants_checks(op, mask));
-        } else if avx2 {
-            mode |= mode_bit2(op, wants_checks(op, mask));
+        let checks = wants_checks(op, mask);
+        if on && op != 2 {
+            mode |= mode_bit(op, checks);
+        } else if avx2 || (on && RT2_BUILT) {
+            mode |= mode_bit2(op, checks);
         }
         op += 1;
     }
@@ -359,10 +366,13 @@ mod tests {
         use crate::instability::Instability::*;
         use crate::runtime::state::COLLAPSE_BIT;
         for avx2 in [false, true] {
-            // The AVX-512 kernels' bits, or the AVX2 ones' where `avx2`.
+            // The AVX-512 kernels' bits, or the AVX2 ones' where `avx2`; `/` on the AVX-512
+            // path: the AVX2 assembly kernels' bits where the build has them, else none.
             let bit = |op, fused| {
-                if avx2 {
+                if avx2 || (op == 2 && RT2_BUILT) {
                     mode_bit2(op, fused)
+                } else if op == 2 {
+                    0
                 } else {
                     mode_bit(op, fused)
                 }
@@ -383,7 +393,7 @@ mod tests {
                 let on = mode_for(!avx2, avx2, mask) & MODE_COLLAPSE != 0;
                 assert_eq!(on, avx2 && mask & COLLAPSE_BIT != 0, "{mask:#x}");
             }
-            assert_eq!(avx2, mode(0) & RT2_BITS != 0);
+            assert_eq!(avx2 || RT2_BUILT, mode(0) & RT2_BITS != 0);
         }
         assert_eq!(mode_for(false, false, 0xff), 0);
         assert_eq!(mode_for(false, false, 0), 0);
