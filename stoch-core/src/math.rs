@@ -20,7 +20,7 @@ use std::panic::Location;
 
 use crate::digits::is_noise;
 use crate::instability::Instability;
-use crate::ops::check_collapse;
+use crate::ops::{check_collapse, maybe_noise};
 use crate::report::record;
 use crate::runtime::rng::{self, directions};
 use crate::runtime::state;
@@ -87,7 +87,12 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn lib2_checked(self, other: Self, f: impl Fn(T, T) -> T) -> Self {
         let (r, mask) = self.lib2_collapse(other, f);
-        if mask & MATH != 0 && is_noise(&self.s()) && is_noise(&other.s()) {
+        if mask & MATH != 0
+            && maybe_noise(&self)
+            && maybe_noise(&other)
+            && is_noise(&self.s())
+            && is_noise(&other.s())
+        {
             return r.flag(
                 Instability::MathFunction,
                 Location::caller(),
@@ -114,7 +119,10 @@ impl<T: StochFloat> Stochastic<T> {
     pub(crate) fn check_math2(self, a: &Self, b: &Self) -> Self {
         let mask = state::mask_init();
         check_collapse(self, [*a, *b], mask, Location::caller());
-        if mask & MATH != 0 && (is_noise(&a.s()) || is_noise(&b.s())) {
+        if mask & MATH != 0
+            && (maybe_noise(a) || maybe_noise(b))
+            && (is_noise(&a.s()) || is_noise(&b.s()))
+        {
             return self.flag(
                 Instability::MathFunction,
                 Location::caller(),
@@ -124,11 +132,12 @@ impl<T: StochFloat> Stochastic<T> {
         self
     }
 
-    /// MathFunction under `mask`, when `arg` is numerical noise.
+    /// MathFunction under `mask`, when `arg` is numerical noise: [`is_noise`] only where the
+    /// vector pre-test [`maybe_noise`] passes (rarely), as in the arithmetic checks.
     #[inline]
     #[track_caller]
     fn flag_math(self, arg: &Self, mask: u8) -> Self {
-        if mask & MATH != 0 && is_noise(&arg.s()) {
+        if mask & MATH != 0 && maybe_noise(arg) && is_noise(&arg.s()) {
             return self.flag(Instability::MathFunction, Location::caller(), &[&arg.s()]);
         }
         self
@@ -216,7 +225,7 @@ impl<T: StochFloat> Stochastic<T> {
         r = r.with_fl(r.fl() | self.fl());
         let mask = state::mask_init();
         check_collapse(r, [self], mask, Location::caller());
-        if mask & POW != 0 && is_noise(&self.s()) {
+        if mask & POW != 0 && maybe_noise(&self) && is_noise(&self.s()) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s()]);
         }
         r
@@ -245,7 +254,10 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn powf(self, n: Self) -> Self {
         let (r, mask) = self.lib2_collapse(n, |a, b| a.powf(b));
-        if mask & POW != 0 && (is_noise(&self.s()) || is_noise(&n.s())) {
+        if mask & POW != 0
+            && (maybe_noise(&self) || maybe_noise(&n))
+            && (is_noise(&self.s()) || is_noise(&n.s()))
+        {
             return r.flag(Instability::Power, Location::caller(), &[&self.s(), &n.s()]);
         }
         r

@@ -27,8 +27,8 @@ use crate::report::record;
 use crate::runtime::cold;
 use crate::runtime::state::COLLAPSE_BIT;
 use arith::{add_op, div_op, mul_op};
-pub(crate) use checks::check_collapse;
 use checks::*;
+pub(crate) use checks::{check_collapse, maybe_noise};
 
 impl<T: StochFloat> Stochastic<T> {
     /// `self + rhs` with random rounding and no instability check.
