@@ -31,6 +31,14 @@ const POW: u8 = Instability::Power.bit();
 const INTRINSIC: u8 = Instability::Intrinsic.bit();
 const BRANCH: u8 = Instability::Branching.bit();
 
+/// Whether `v` is numerical noise ([`is_noise`]), asked only where the arithmetic checks'
+/// vector pre-test [`maybe_noise`] passes: it passes every noise value and rarely another, and
+/// costs less than the exact test's scalar exits, which read the samples out of the register.
+#[inline(always)]
+fn noise<T: StochFloat>(v: &Stochastic<T>) -> bool {
+    maybe_noise(v) && is_noise(&v.s())
+}
+
 impl<T: StochFloat> Stochastic<T> {
     /// The stochastic ordering of `self` and `other` (DESIGN §3, as the relations in
     /// `compare.rs` decide it) for a method that selects one of them, with the Branching bit
@@ -87,12 +95,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[inline]
     fn lib2_checked(self, other: Self, f: impl Fn(T, T) -> T) -> Self {
         let (r, mask) = self.lib2_collapse(other, f);
-        if mask & MATH != 0
-            && maybe_noise(&self)
-            && maybe_noise(&other)
-            && is_noise(&self.s())
-            && is_noise(&other.s())
-        {
+        if mask & MATH != 0 && noise(&self) && noise(&other) {
             return r.flag(
                 Instability::MathFunction,
                 Location::caller(),
@@ -119,10 +122,7 @@ impl<T: StochFloat> Stochastic<T> {
     pub(crate) fn check_math2(self, a: &Self, b: &Self) -> Self {
         let mask = state::mask_init();
         check_collapse(self, [*a, *b], mask, Location::caller());
-        if mask & MATH != 0
-            && (maybe_noise(a) || maybe_noise(b))
-            && (is_noise(&a.s()) || is_noise(&b.s()))
-        {
+        if mask & MATH != 0 && (noise(a) || noise(b)) {
             return self.flag(
                 Instability::MathFunction,
                 Location::caller(),
@@ -132,12 +132,11 @@ impl<T: StochFloat> Stochastic<T> {
         self
     }
 
-    /// MathFunction under `mask`, when `arg` is numerical noise: [`is_noise`] only where the
-    /// vector pre-test [`maybe_noise`] passes (rarely), as in the arithmetic checks.
+    /// MathFunction under `mask`, when `arg` is numerical noise.
     #[inline]
     #[track_caller]
     fn flag_math(self, arg: &Self, mask: u8) -> Self {
-        if mask & MATH != 0 && maybe_noise(arg) && is_noise(&arg.s()) {
+        if mask & MATH != 0 && noise(arg) {
             return self.flag(Instability::MathFunction, Location::caller(), &[&arg.s()]);
         }
         self
@@ -225,7 +224,7 @@ impl<T: StochFloat> Stochastic<T> {
         r = r.with_fl(r.fl() | self.fl());
         let mask = state::mask_init();
         check_collapse(r, [self], mask, Location::caller());
-        if mask & POW != 0 && maybe_noise(&self) && is_noise(&self.s()) {
+        if mask & POW != 0 && noise(&self) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s()]);
         }
         r
@@ -254,10 +253,7 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn powf(self, n: Self) -> Self {
         let (r, mask) = self.lib2_collapse(n, |a, b| a.powf(b));
-        if mask & POW != 0
-            && (maybe_noise(&self) || maybe_noise(&n))
-            && (is_noise(&self.s()) || is_noise(&n.s()))
-        {
+        if mask & POW != 0 && (noise(&self) || noise(&n)) {
             return r.flag(Instability::Power, Location::caller(), &[&self.s(), &n.s()]);
         }
         r
