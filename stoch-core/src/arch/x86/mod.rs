@@ -13,7 +13,8 @@ pub(crate) mod avx512;
 
 use core::arch::x86_64::__m128;
 
-/// An `f32` value's four lanes as one register, for the assembly kernels' operands.
+/// An `f32` value's four lanes as one register, for the kernels' operands (and back, [`a32`],
+/// for their portable fallbacks).
 #[inline(always)]
 fn v32(a: [f32; 4]) -> __m128 {
     // SAFETY: 16 bytes of plain data.

@@ -11,6 +11,8 @@
 
 use core::arch::x86_64::*;
 
+use super::{a32, v32};
+
 use crate::arch::portable::lanes4 as portable;
 use crate::runtime::rng::row_offset;
 
@@ -290,7 +292,7 @@ fn slow64(
 /// every addition (docs/performance.md).
 #[inline(always)]
 fn in_register(a: [f32; 4]) -> __m128 {
-    let mut r = from32(a);
+    let mut r = v32(a);
     // SAFETY: an empty template that only names the register; it reads and writes nothing.
     unsafe {
         core::arch::asm!(
@@ -305,7 +307,7 @@ fn in_register(a: [f32; 4]) -> __m128 {
 /// [`slow`] for the binary `f32` kernels.
 #[inline(always)]
 fn slow32(op: fn([f32; 4], [f32; 4], u32) -> [f32; 4], a: __m128, b: __m128, dir: u32) -> __m128 {
-    in_register(slow((op, to32(a), to32(b), dir), |c| (c.0)(c.1, c.2, c.3)))
+    in_register(slow((op, a32(a), a32(b), dir), |c| (c.0)(c.1, c.2, c.3)))
 }
 
 /// TwoSum on four lanes: `a + b = s + e` exactly (finite lanes, no overflow).
@@ -662,7 +664,7 @@ pub(crate) unsafe fn fma_f32(va: __m128, vb: __m128, vc: __m128, dir: u32) -> __
         // Rare lanes: a result that is not finite (overflow, or an operand not finite).
         let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(r), _mm_set1_ps(f32::INFINITY));
         if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return in_register(slow((to32(va), to32(vb), to32(vc), dir), |c| {
+            return in_register(slow((a32(va), a32(vb), a32(vc), dir), |c| {
                 portable::fma(c.0, c.1, c.2, c.3)
             }));
         }
@@ -690,7 +692,7 @@ pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
             _mm_cmp_ps::<_CMP_EQ_OQ>(q, _mm_setzero_ps()),
         );
         if _mm_movemask_ps(ok) & SAMPLES != SAMPLES {
-            return in_register(slow((to32(va), dir), |c| portable::sqrt(c.0, c.1)));
+            return in_register(slow((a32(va), dir), |c| portable::sqrt(c.0, c.1)));
         }
         // As for `f64`.
         let dsign = dsign32(dir);
@@ -726,20 +728,6 @@ fn to64(v: __m256d) -> [f64; 4] {
 fn from64(a: [f64; 4]) -> __m256d {
     // SAFETY: 32 bytes of plain data.
     unsafe { core::mem::transmute::<[f64; 4], __m256d>(a) }
-}
-
-/// The lanes of an `f32` value as an array.
-#[inline(always)]
-fn to32(v: __m128) -> [f32; 4] {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<__m128, [f32; 4]>(v) }
-}
-
-/// The inverse of [`to32`].
-#[inline(always)]
-fn from32(a: [f32; 4]) -> __m128 {
-    // SAFETY: 16 bytes of plain data.
-    unsafe { core::mem::transmute::<[f32; 4], __m128>(a) }
 }
 
 #[cfg(any(test, not(all(target_feature = "avx2", target_feature = "fma"))))]

@@ -73,7 +73,7 @@ macro_rules! entry32 {
         #[target_feature(enable = "avx2,fma")]
         pub(crate) unsafe fn $name($($arg: [f32; 4],)+ dir: u32) -> [f32; 4] {
             // SAFETY: this function's target features are the kernel's.
-            super::to32(unsafe { super::$name($(super::from32($arg),)+ dir) })
+            super::a32(unsafe { super::$name($(super::v32($arg),)+ dir) })
         }
     };
 }
