@@ -192,9 +192,9 @@ macro_rules! route {
 /// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
 /// alone (`/` skips this part: see `div4`); then, in a build without AVX2 and FMA, the same
 /// with the run-time AVX2 kernels; goes on to the operation's other paths where the portable
-/// path runs. A macro, not a
-/// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's running
-/// value in memory (docs/performance.md, "Measurements behind the kernels' forms").
+/// path runs. A macro, not a function: as a helper returning an `Option` it made the compiler
+/// keep the `f32` sum's running value in memory (docs/performance.md, "Measurements behind the
+/// kernels' forms").
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! fast_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
