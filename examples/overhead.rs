@@ -488,19 +488,30 @@ fn chain<O: Op, P, T: Real<P>>(x0: T, b: &[T], c: &[T], reps: usize) -> T {
     let mut last = x0;
     for _ in 0..reps {
         let (b, c) = (black_box(b), black_box(c));
-        // A volatile read and write, not `black_box(x0)` and `black_box(x)`: the compiler
-        // then keeps `x` in a register as in a user's loop, where through `black_box` it kept
-        // the stochastic `x` in memory, a store and a load on each operation's chain, since the
-        // loop's cold slow-path calls might read it (docs/performance.md).
-        // SAFETY: `x0` is a live local, read as a plain `Copy` value.
-        let mut x = unsafe { std::ptr::read_volatile(&x0) };
+        // The chain's ends pass through functions that are never inlined, not `black_box` nor
+        // a volatile read and write: through either, the compiler kept the stochastic `x` in
+        // memory, a store and a load on each operation's chain (`black_box` lets the loop's
+        // cold calls read it; a volatile copy of a four-lane array reads its memory), which a
+        // user's loop does not pay (docs/performance.md).
+        let mut x = fresh(&x0);
         for (&y, &z) in b.iter().zip(c) {
             x = O::step(x, y, z);
         }
-        // SAFETY: `last` is a live local, written with a plain `Copy` value.
-        unsafe { std::ptr::write_volatile(&mut last, x) };
+        keep(x, &mut last);
     }
     black_box(last)
+}
+
+/// `*x`, out of line: the start of a [`chain`], opaque to the compiler.
+#[inline(never)]
+fn fresh<T: Copy>(x: &T) -> T {
+    *x
+}
+
+/// `*last = x`, out of line: the end of a [`chain`], which the compiler must compute.
+#[inline(never)]
+fn keep<T>(x: T, last: &mut T) {
+    *last = x;
 }
 
 /// Elements of the per-operation arrays: with the `Sf64`s, four arrays fit in the L2 cache.

@@ -22,6 +22,7 @@ use crate::digits::is_noise;
 use crate::instability::Instability;
 use crate::ops::{check_collapse, maybe_noise};
 use crate::report::record;
+use crate::runtime::cold;
 use crate::runtime::rng::{self, directions};
 use crate::runtime::state;
 use crate::{StochFloat, Stochastic};
@@ -132,12 +133,17 @@ impl<T: StochFloat> Stochastic<T> {
         self
     }
 
-    /// MathFunction under `mask`, when `arg` is numerical noise.
-    #[inline]
+    /// MathFunction under `mask`, when `arg` is numerical noise; recorded out of line through
+    /// the trampoline (`runtime::cold`), so that a loop with the check inlined keeps its values
+    /// in registers.
+    #[inline(always)]
     #[track_caller]
     fn flag_math(self, arg: &Self, mask: u8) -> Self {
         if mask & MATH != 0 && noise(arg) {
-            return self.flag(Instability::MathFunction, Location::caller(), &[&arg.s()]);
+            cold::run((arg.s(), Location::caller()), |c| {
+                record(Instability::MathFunction, c.1, &[&c.0])
+            });
+            return self.or_flags(Instability::MathFunction.bit());
         }
         self
     }
@@ -182,13 +188,16 @@ impl<T: StochFloat> Stochastic<T> {
     /// assert!(r.samples().iter().all(|s| (s - 2f64.sqrt()).abs() <= f64::EPSILON * 2.0));
     /// ```
     #[track_caller]
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn sqrt(self) -> Self {
         let r = Self {
             v: T::sqrt4(self.v, rng::dir2()),
         };
-        r.check_math(&self)
+        // The random bits' first draw read the configuration (as in the operators).
+        let mask = state::mask();
+        check_collapse(r, [self], mask, Location::caller());
+        r.flag_math(&self, mask)
     }
 
     /// `self` raised to an integer power, by binary exponentiation with randomly rounded

@@ -7,20 +7,21 @@
 //! and so inlines into the user's loop (a function with the features would be a call per
 //! operation, and a call may change every vector register: docs/performance.md).
 //!
-//! - The processor rounds `+`, `/`, `sqrt` and `mul_add`: each kernel sets MXCSR's rounding
-//!   field to upward, runs the operation's instruction, and puts back MXCSR's default word
-//!   (rounding to nearest, every exception masked, no flush to zero: the floating-point
-//!   environment Rust code runs in, which the compiler assumes). Rounding down is rounding up
-//!   negated, so the down lanes' signs are flipped going in (both addends, the dividend, a factor
-//!   and the addend) and coming out; a square root, which has no sign to flip, is taken rounded
-//!   up and rounded down. The instruction rounds every case (overflow, underflow, subnormals,
-//!   zeros' signs, NaN) as IEEE 754 says: no rare operand, no portable fallback, and a dependent
-//!   chain waits for the operation and two sign flips only.
-//! - A product keeps the error-free form of the intrinsics kernels ([`super`]): the exact error
-//!   by one FMA, its sign, a one-unit step, and the portable path for a product whose error term
-//!   could underflow (below 2⁻⁹⁶⁹ in `f64`, 2⁻¹⁰⁰ in `f32`) or that is not finite. Operations
-//!   that change MXCSR did not overlap when measured, so the independent products of a dot
-//!   product, which overlap in the error-free form, would wait in line (docs/performance.md).
+//! - The processor rounds `+`, `/` and `mul_add`: each kernel sets MXCSR's rounding field to
+//!   upward, runs the operation's instruction, and puts back MXCSR's default word (rounding to
+//!   nearest, every exception masked, no flush to zero: the floating-point environment Rust code
+//!   runs in, which the compiler assumes). Rounding down is rounding up negated, so the down
+//!   lanes' signs are flipped going in (both addends, the dividend, a factor and the addend) and
+//!   coming out. The instruction rounds every case (overflow, underflow, subnormals, zeros'
+//!   signs, NaN) as IEEE 754 says: no rare operand, no portable fallback, and a dependent chain
+//!   waits for the operation and two sign flips only.
+//! - A product and a square root keep the error-free form of the intrinsics kernels
+//!   ([`super`]): the exact error or remainder by one FMA, its sign, a one-unit step, and the
+//!   portable path for an operand whose error term could underflow (a product below 2⁻⁹⁶⁹ in
+//!   `f64`, 2⁻¹⁰⁰ in `f32`; a radicand below 2⁻⁹⁶⁹, 2⁻⁹⁸) or a result that is not finite.
+//!   Operations that change MXCSR did not overlap when measured, so the independent products of
+//!   a dot product, which overlap in the error-free form, would wait in line; a root under
+//!   MXCSR needs two roots and three switches (docs/performance.md).
 //! - Only VEX-encoded 128-bit instructions, on registers the compiler allocates: each clears
 //!   the upper half of the register it writes and leaves every other register alone, so the
 //!   legacy SSE code around them pays no transition, and a caller built with AVX loses nothing
@@ -71,6 +72,8 @@ pub(crate) struct Consts {
     inf: [u64; 2],
     /// A product below this magnitude may have an error term that underflows (384).
     tiny: [u64; 2],
+    /// A radicand below this magnitude may have a remainder that underflows (400).
+    root: [u64; 2],
 }
 
 const _: () = {
@@ -84,6 +87,7 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, zero) == 352);
     assert!(core::mem::offset_of!(Consts, inf) == 368);
     assert!(core::mem::offset_of!(Consts, tiny) == 384);
+    assert!(core::mem::offset_of!(Consts, root) == 400);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -123,6 +127,9 @@ macro_rules! at {
     };
     (tiny) => {
         "384"
+    };
+    (root) => {
+        "400"
     };
 }
 
@@ -183,10 +190,12 @@ pub(crate) static C64: Consts = Consts {
     zero: pair(0),
     inf: pair(f64::INFINITY.to_bits()),
     tiny: pair(crate::arch::portable::TWO_M969.to_bits()),
+    root: pair(crate::arch::portable::TWO_M969.to_bits()),
 };
 
 /// The `f32` constants (the product's bound scaled to `f32`'s range: 2⁻¹⁰⁰, where the error
-/// term underflows below about 2⁻¹⁰²).
+/// term underflows below about 2⁻¹⁰²; the radicand's 2⁻⁹⁸, whose root is 2⁻⁴⁹, the bound of
+/// the AVX2 intrinsics kernel).
 pub(crate) static C32: Consts = Consts {
     down: rows(0xffff_ffff, false),
     dsign: rows(1 << 31, false),
@@ -199,6 +208,7 @@ pub(crate) static C32: Consts = Consts {
     zero: pair32(0),
     inf: pair32(f32::INFINITY.to_bits()),
     tiny: pair32(7.888_609e-31f32.to_bits()),
+    root: pair32(3.155_443_6e-30f32.to_bits()),
 };
 
 /// An `f64` value as two registers: samples x and y; sample z and the flags lane.
@@ -610,84 +620,55 @@ pub(crate) unsafe fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) ->
     a32(r)
 }
 
-/// `sqrt(a)`, randomly rounded: no sign to flip, so the root rounded up and the root rounded
-/// down, and the down lanes take the second (the flags lane: `a`'s).
-///
-/// # Safety
-///
-/// The processor must have AVX2 and FMA.
-#[inline(always)]
-pub(crate) unsafe fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
-    let [al, ah] = v64(a);
-    let (rl, rh): (__m128, __m128);
-    // SAFETY: as in `add_f64`.
-    unsafe {
-        asm!(
-            concat!(
-                "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
-                "vsqrtpd {xl}, {al}\n",
-                "vsqrtpd {xh}, {ah}\n",
-                "vldmxcsr dword ptr [{tab} + ", at!(rd), "]\n",
-                "vsqrtpd {yl}, {al}\n",
-                "vsqrtpd {yh}, {ah}\n",
-                "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
-                "vmovapd {dl}, xmmword ptr [{tab} + {off}]\n",
-                "vmovapd {dh}, xmmword ptr [{tab} + {off} + 16]\n",
-                "vblendvpd {rl}, {xl}, {yl}, {dl}\n",
-                "vblendvpd {rh}, {xh}, {yh}, {dh}\n",
-                "vblendpd {rh}, {rh}, {ah}, 2\n",
-            ),
-            al = in(xmm_reg) al,
-            ah = in(xmm_reg) ah,
-            rl = out(xmm_reg) rl,
-            rh = out(xmm_reg) rh,
-            dl = out(xmm_reg) _,
-            dh = out(xmm_reg) _,
-            xl = out(xmm_reg) _,
-            xh = out(xmm_reg) _,
-            yl = out(xmm_reg) _,
-            yh = out(xmm_reg) _,
-            tab = in(reg) &C64,
-            off = in(reg) row_offset(dir),
-            options(pure, readonly, nostack, preserves_flags),
-        );
-    }
-    a64([rl, rh])
+/// `$p` lanes: `√a` into `{r}`, unless the radicand is below the root bound and not zero (the
+/// remainder could underflow) or the root is not finite (a negative, NaN or infinite
+/// radicand): those lanes in `{g}`. As the AVX2 intrinsics kernel: the neighbour of `q =
+/// RN(√a)` the drawn way (`q` itself where `a` is ±0) and `m = (q ⊕ dsign)·q − (a ⊕ dsign)`,
+/// exact by one FMA, whose sign picks the neighbour (the root lies beyond `q` that way); the
+/// neighbour's step, `$sub` of minus the direction, waits on the radicand only. The error-free
+/// form rather than rounding under MXCSR, which needs the root twice (upward, downward) and
+/// three switches that no other operation overlaps (docs/performance.md).
+#[rustfmt::skip]
+macro_rules! sqrt_text {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
+        concat!(
+            "vsqrtp", $p, " {s}, {a}\n",
+            "vcmpp", $p, " {u}, {s}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
+            "vcmpp", $p, " {t}, {a}, xmmword ptr [{tab} + ", at!(root), "], 0x11\n",
+            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vandnp", $p, " {t}, {w}, {t}\n",
+            "vorp", $p, " {t}, {t}, {u}\n",
+            "vmovmskp", $p, " {g:e}, {t}\n",
+            // x = a ⊕ dsign; u = minus the direction: −1 where x ≥ 0 (up), +1 where the sign
+            // is set (down), 0 where a is ±0; u = the neighbour.
+            "vxorp", $p, " {x}, {a}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            $cmp, " {u}, {x}, xmmword ptr [{tab} + ", at!(ones), "]\n",
+            "vpor {u}, {u}, xmmword ptr [{tab} + ", at!(one), "]\n",
+            "vpandn {u}, {w}, {u}\n",
+            $sub, " {u}, {s}, {u}\n",
+            // t = m; the neighbour where its sign is set.
+            "vxorp", $p, " {t}, {s}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vfmsub213p", $p, " {t}, {s}, {x}\n",
+            "vblendvp", $p, " {r}, {s}, {u}, {t}\n",
+            $flags,
+        )
+    };
 }
 
-/// The same for `f32`.
-///
-/// # Safety
-///
-/// The processor must have AVX2 and FMA.
-#[inline(always)]
-pub(crate) unsafe fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
-    let r: __m128;
-    // SAFETY: as in `add_f64`.
-    unsafe {
-        asm!(
-            concat!(
-                "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
-                "vsqrtps {x}, {a}\n",
-                "vldmxcsr dword ptr [{tab} + ", at!(rd), "]\n",
-                "vsqrtps {y}, {a}\n",
-                "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
-                "vmovaps {d}, xmmword ptr [{tab} + {off}]\n",
-                "vblendvps {r}, {x}, {y}, {d}\n",
-                "vblendps {r}, {r}, {a}, 8\n",
-            ),
-            a = in(xmm_reg) v32(a),
-            r = out(xmm_reg) r,
-            d = out(xmm_reg) _,
-            x = out(xmm_reg) _,
-            y = out(xmm_reg) _,
-            tab = in(reg) &C32,
-            off = in(reg) row_offset(dir),
-            options(pure, readonly, nostack, preserves_flags),
-        );
-    }
-    a32(r)
-}
+kernel64!(
+    sqrt_f64,
+    sqrt_text,
+    sqrt,
+    (a),
+    "vblendpd {r}, {r}, {a}, 2\n"
+);
+kernel32!(
+    sqrt_f32,
+    sqrt_text,
+    sqrt,
+    (a),
+    "vblendps {r}, {r}, {a}, 8\n"
+);
 
 /// The noise pre-tests of a value `v` and a result `r` at once (see `ops::maybe_noise`), on
 /// `f64` lanes `{vl}` = `[v₀, v₁]`, `{vh}` = `[v₂, ·]` and the same for `r`: the signs of
