@@ -7,7 +7,7 @@
 //! the same random bits, through assembly that needs no target feature from the compiler and so
 //! inlines into the user's loop.
 //!
-//! - The quotients and the `f64` square root are the AVX2 kernels ([`super::avx2`]), which cost
+//! - The quotients and the square roots are the AVX2 kernels ([`super::avx2`]), which cost
 //!   less there (docs/performance.md).
 //! - Each other kernel rounds every lane up and down with 512-bit instructions into `zmm16`-`zmm31`
 //!   and picks the lanes into the compiler's registers with 128-bit instructions: the upper
@@ -519,26 +519,10 @@ pub(crate) fn sqrt_f64(a: [f64; 4], dir: u32) -> [f64; 4] {
     avx2_kernel64!(sqrt_f64, (a), dir)
 }
 
-/// Square root on f32 lanes.
+/// `sqrt(a)` on `f32` lanes: the AVX2 kernel, as for `f64`.
 #[inline(always)]
 pub(crate) fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
-    let r: __m128;
-    // SAFETY: as in the other kernels.
-    unsafe {
-        table_asm!(
-            &TABLES,
-            dir,
-            ["zmm16", "zmm17", "k1"],
-            "kmovb k1, byte ptr [{tab} + {off}]",
-            "vsqrtps zmm16, {a:z}, {{ru-sae}}",
-            "vsqrtps zmm17, {a:z}, {{rd-sae}}",
-            "vblendmps {r} {{k1}}, xmm16, xmm17",
-            "vblendps {r}, {r}, {a}, 8",
-            a = in(xmm_reg) v32(a),
-            r = out(xmm_reg) r,
-        );
-    }
-    a32(r)
+    avx2_kernel32!(sqrt_f32, (a), dir)
 }
 
 /// The kernel of an `f64` sum or product in a native build with AVX-512 (F, DQ and VL), where
