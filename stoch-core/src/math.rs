@@ -49,11 +49,9 @@ impl<T: StochFloat> Stochastic<T> {
     fn select_cmp(&self, other: &Self) -> (Option<Ordering>, u8) {
         let (o, noise) = self.relation(other);
         if noise && state::on(BRANCH) {
-            record(
-                Instability::Branching,
-                Location::caller(),
-                &[&self.s(), &other.s()],
-            );
+            // Out of line without clobbering the caller's registers (see `runtime::cold`).
+            let args = (Location::caller(), self.s(), other.s());
+            cold::run(args, |c| record(Instability::Branching, c.0, &[&c.1, &c.2]));
             return (o, BRANCH);
         }
         (o, 0)
@@ -133,17 +131,12 @@ impl<T: StochFloat> Stochastic<T> {
         self
     }
 
-    /// MathFunction under `mask`, when `arg` is numerical noise; recorded out of line through
-    /// the trampoline (`runtime::cold`), so that a loop with the check inlined keeps its values
-    /// in registers.
+    /// MathFunction under `mask`, when `arg` is numerical noise.
     #[inline(always)]
     #[track_caller]
     fn flag_math(self, arg: &Self, mask: u8) -> Self {
         if mask & MATH != 0 && noise(arg) {
-            cold::run((arg.s(), Location::caller()), |c| {
-                record(Instability::MathFunction, c.1, &[&c.0])
-            });
-            return self.or_flags(Instability::MathFunction.bit());
+            return self.flag(Instability::MathFunction, Location::caller(), &[&arg.s()]);
         }
         self
     }
@@ -218,17 +211,23 @@ impl<T: StochFloat> Stochastic<T> {
     #[must_use]
     pub fn powi(self, n: i32) -> Self {
         let mut base = self;
-        let mut acc = Self::ONE;
+        // No product by the exact 1 to start with (`x.powi(2)` is one product, not two): the
+        // same samples, one random draw fewer.
+        let mut acc: Option<Self> = None;
         let mut e = n.unsigned_abs();
         while e > 0 {
             if e & 1 == 1 {
-                acc = acc.raw_mul(base);
+                acc = Some(match acc {
+                    None => base,
+                    Some(a) => a.raw_mul(base),
+                });
             }
             e >>= 1;
             if e > 0 {
                 base = base.raw_mul(base);
             }
         }
+        let acc = acc.unwrap_or(Self::ONE);
         let mut r = if n < 0 { Self::ONE.raw_div(acc) } else { acc };
         r = r.with_fl(r.fl() | self.fl());
         let mask = state::mask_init();

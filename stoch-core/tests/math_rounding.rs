@@ -428,3 +428,26 @@ fn powi_chain_is_bracketed() {
         "seed {seed:#x}: below the exact power with frequency {f}"
     );
 }
+
+/// `x.powi(2)` is the one product `x * x` (no product by an exact 1 before it): from the same
+/// random state, the same samples. `powi(3)` is two products, `x·x` then that times `x`.
+#[test]
+fn powi_starts_from_its_base() {
+    let seed = base_seed(DEFAULT_SEED);
+    let mut r = Rng(seed ^ 0x2B07);
+    for i in 0..1000u64 {
+        let x = Stochastic::new(0.5 + r.unit()) / Stochastic::new(3.0);
+        stoch_core::seed(seed ^ i);
+        let p2 = x.powi(2).samples();
+        let p3 = x.powi(3).samples();
+        stoch_core::seed(seed ^ i);
+        let (m2, m3) = (x * x, x * x * x);
+        assert_eq!(
+            (p2, p3),
+            (m2.samples(), m3.samples()),
+            "seed {seed:#x}, case {i}: x = {:?}",
+            x.samples()
+        );
+    }
+    stoch_core::reset();
+}

@@ -66,7 +66,8 @@ impl<T: StochFloat> Stochastic<T> {
         Self::from_parts(s, crate::Flags::from_bits(flags))
     }
 
-    /// Adds `kind` to the flags and records it at `loc`.
+    /// Adds `kind` to the flags and records it at `loc`, out of line through the trampoline
+    /// (`runtime::cold`), so that a loop with the check inlined keeps its values in registers.
     #[inline(always)]
     pub(crate) fn flag(
         self,
@@ -74,7 +75,7 @@ impl<T: StochFloat> Stochastic<T> {
         loc: &'static Location<'static>,
         ops: &[&[T; 3]],
     ) -> Self {
-        record(kind, loc, ops);
+        cold::run((kind, loc, ops), |c| record(c.0, c.1, c.2));
         self.or_flags(kind.bit())
     }
 

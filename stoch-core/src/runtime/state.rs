@@ -30,11 +30,13 @@ static INIT: Once = Once::new();
 #[linkme::distributed_slice]
 pub(crate) static INIT_HOOKS: [fn()];
 
-/// Runs [`INIT_HOOKS`] once per process: an acquire load when done.
+/// Runs [`INIT_HOOKS`] once per process: an acquire load when done. The first time, out of
+/// line through the trampoline (`runtime::cold`), so that a loop with this test inlined keeps
+/// its values in registers.
 #[inline(always)]
 pub(crate) fn ensure_init() {
     if !INIT.is_completed() {
-        init_slow();
+        super::cold::run((), |_| init_slow());
     }
 }
 
