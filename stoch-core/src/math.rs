@@ -453,7 +453,7 @@ impl<T: StochFloat> Stochastic<T> {
     /// `self` when the stochastic comparison with `other` gives `keep` or equality, else
     /// `other`, with the comparison's Branching flag; a value with a NaN sample loses.
     #[track_caller]
-    #[inline]
+    #[inline(always)]
     fn pick(self, other: Self, keep: Ordering) -> Self {
         if self.any_nan() {
             return other;
