@@ -45,11 +45,17 @@ impl<T: StochFloat> Stochastic<T> {
             && state::on(Instability::Branching.bit())
             && !count_if_seen(Instability::Branching, Location::caller())
         {
-            // Out of line without clobbering the caller's registers (see `cold`).
-            let args = (Location::caller(), self.s(), other.s());
-            crate::runtime::cold::run(args, |c| record(Instability::Branching, c.0, &[&c.1, &c.2]));
+            self.record_branching(other, Location::caller());
         }
         o
+    }
+
+    /// Records a Branching instability of `self` against `other` at `loc`, out of line without
+    /// clobbering the caller's registers (see `runtime::cold`).
+    #[inline(always)]
+    pub(crate) fn record_branching(&self, other: &Self, loc: &'static Location<'static>) {
+        let args = (loc, self.s(), other.s());
+        crate::runtime::cold::run(args, |c| record(Instability::Branching, c.0, &[&c.1, &c.2]));
     }
 }
 

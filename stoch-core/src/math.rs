@@ -22,7 +22,6 @@ use crate::digits::is_noise;
 use crate::instability::Instability;
 use crate::ops::{check_collapse, maybe_noise};
 use crate::report::record;
-use crate::runtime::cold;
 use crate::runtime::rng::{self, directions};
 use crate::runtime::state;
 use crate::{StochFloat, Stochastic};
@@ -49,9 +48,7 @@ impl<T: StochFloat> Stochastic<T> {
     fn select_cmp(&self, other: &Self) -> (Option<Ordering>, u8) {
         let (o, noise) = self.relation(other);
         if noise && state::on(BRANCH) {
-            // Out of line without clobbering the caller's registers (see `runtime::cold`).
-            let args = (Location::caller(), self.s(), other.s());
-            cold::run(args, |c| record(Instability::Branching, c.0, &[&c.1, &c.2]));
+            self.record_branching(other, Location::caller());
             return (o, BRANCH);
         }
         (o, 0)
@@ -105,11 +102,12 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// The checks of a result `self` of a function of one argument `arg`: MathFunction and
-    /// accuracy collapse.
-    #[inline]
+    /// accuracy collapse. After the result's random draw, whose first draw read the
+    /// configuration (as in the operators): the mask needs no initialisation test.
+    #[inline(always)]
     #[track_caller]
     pub(crate) fn check_math(self, arg: &Self) -> Self {
-        let mask = state::mask_init();
+        let mask = state::mask();
         check_collapse(self, [*arg], mask, Location::caller());
         self.flag_math(arg, mask)
     }
@@ -187,10 +185,7 @@ impl<T: StochFloat> Stochastic<T> {
         let r = Self {
             v: T::sqrt4(self.v, rng::dir2()),
         };
-        // The random bits' first draw read the configuration (as in the operators).
-        let mask = state::mask();
-        check_collapse(r, [self], mask, Location::caller());
-        r.flag_math(&self, mask)
+        r.check_math(&self)
     }
 
     /// `self` raised to an integer power, by binary exponentiation with randomly rounded
