@@ -210,15 +210,17 @@ unsafe fn step32(s: __m128, beyond: __m128i, dsign: __m128) -> __m128 {
     }
 }
 
-/// `s` moved one unit toward +∞ in the lanes of `beyond`: +1 on the bits of a positive
-/// value, −1 on a negative one.
+/// `s` moved one unit toward +∞ in the lanes of `beyond` (+1 on the bits of a positive value,
+/// −1 on a negative one), never in the flags lane: its step is 0 there, the flags lane being
+/// positive (`1.0` with the flag bits, `StochFloat::flags_lane`). The kernels put the flags in
+/// before the step, off the path of `beyond`.
 #[inline(always)]
 unsafe fn step_up64(s: __m256d, beyond: __m256d) -> __m256d {
     // SAFETY: AVX2.
     unsafe {
         let bits = _mm256_castpd_si256(s);
         let negative = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
-        let toward = _mm256_or_si256(negative, _mm256_set1_epi64x(1));
+        let toward = _mm256_or_si256(negative, _mm256_setr_epi64x(1, 1, 1, 0));
         let step = _mm256_and_si256(toward, _mm256_castpd_si256(beyond));
         _mm256_castsi256_pd(_mm256_add_epi64(bits, step))
     }
@@ -230,7 +232,7 @@ unsafe fn step_up32(s: __m128, beyond: __m128i) -> __m128 {
     // SAFETY: SSE2.
     unsafe {
         let bits = _mm_castps_si128(s);
-        let toward = _mm_or_si128(_mm_srai_epi32::<31>(bits), _mm_set1_epi32(1));
+        let toward = _mm_or_si128(_mm_srai_epi32::<31>(bits), _mm_setr_epi32(1, 1, 1, 0));
         _mm_castsi128_ps(_mm_add_epi32(bits, _mm_and_si128(toward, beyond)))
     }
 }
@@ -329,6 +331,12 @@ const TWO_1000: f64 = 1.0715086071862673e301;
 /// flipped in the lanes that round down, every lane rounds up, and the sum's sign is flipped
 /// back, which also gives an exact zero sum rounded down its sign (−0 unless both operands
 /// are +0, IEEE 754 §6.3) with no test.
+///
+/// Rounding up moves `s = RN(a + b)` one unit up where `s < a + b`, that is where
+/// `RN(s − a) < b` or `RN(s − b) < a`: Fast2Sum makes the first exact where |a| ≥ |b| and the
+/// second where |b| ≥ |a|, and neither can hold wrongly (rounding is monotonic: `s − a ≥ b`
+/// gives `RN(s − a) ≥ b`). Two comparisons in place of the error and a choice between its two
+/// forms: fewer instructions, and a shorter wait for a running sum (docs/performance.md).
 #[inline(always)]
 pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
@@ -336,21 +344,17 @@ pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         let dsign = dsign64(dir);
         let (a, b) = (_mm256_xor_pd(va, dsign), _mm256_xor_pd(vb, dsign));
         let s = _mm256_add_pd(a, b);
-        // Rare lanes: a sum that is not finite (NaN fails `<` too). Where the sum is finite,
-        // Fast2Sum on the operands ordered by magnitude is exact, with no overflow.
+        // Rare lanes: a sum that is not finite (NaN fails `<` too).
         let bad = _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(s), _mm256_set1_pd(f64::INFINITY));
         if _mm256_movemask_pd(bad) & SAMPLES != 0 {
             return slow64(portable::add, va, vb, dir);
         }
-        // Fast2Sum both ways: `b − (s − a)` is the error where |a| ≥ |b|, `a − (s − b)`
-        // where |b| ≥ |a|. |a| ≥ |b| where a + b and a − b have the same sign (their product
-        // is a² − b², and rounding keeps signs; where |a| = |b| both ways are exact): the
-        // sign bit of `s XOR (a − b)` picks, one blend after the two subtractions.
-        let e_a = _mm256_sub_pd(b, _mm256_sub_pd(s, a));
-        let e_b = _mm256_sub_pd(a, _mm256_sub_pd(s, b));
-        let e = _mm256_blendv_pd(e_a, e_b, _mm256_xor_pd(s, _mm256_sub_pd(a, b)));
-        let up = step_up64(s, beyond64_num(e, _mm256_setzero_pd()));
-        with_flags64(_mm256_xor_pd(up, dsign), va, vb)
+        let below = _mm256_or_pd(
+            _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_sub_pd(s, a), b),
+            _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_sub_pd(s, b), a),
+        );
+        let up = step_up64(with_flags64(s, va, vb), below);
+        _mm256_xor_pd(up, dsign)
     }
 }
 
@@ -416,11 +420,12 @@ pub(crate) unsafe fn add_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         if _mm_movemask_ps(bad) & SAMPLES != 0 {
             return slow32(portable::add, va, vb, dir);
         }
-        let e_a = _mm_sub_ps(b, _mm_sub_ps(s, a));
-        let e_b = _mm_sub_ps(a, _mm_sub_ps(s, b));
-        let e = _mm_blendv_ps(e_a, e_b, _mm_xor_ps(s, _mm_sub_ps(a, b)));
-        let up = step_up32(s, beyond32_num(e, _mm_setzero_ps()));
-        with_flags32(_mm_xor_ps(up, dsign), va, vb)
+        let below = _mm_or_ps(
+            _mm_cmp_ps::<_CMP_LT_OQ>(_mm_sub_ps(s, a), b),
+            _mm_cmp_ps::<_CMP_LT_OQ>(_mm_sub_ps(s, b), a),
+        );
+        let up = step_up32(with_flags32(s, va, vb), _mm_castps_si128(below));
+        _mm_xor_ps(up, dsign)
     }
 }
 
