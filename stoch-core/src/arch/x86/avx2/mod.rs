@@ -1,9 +1,9 @@
 //! The AVX2 + FMA path (dispatched on x86-64 without AVX-512; compiled wherever AVX2 and FMA
 //! are, so that tests check it there too): every operation on the four lanes of a value in one
 //! vector register, branch-free. An error-free transformation gives the sign of each lane's
-//! error: TwoSum for `+`, the exact product error by FMA for `*`, the exact remainder by FMA for
-//! `/` and `sqrt`, Boldo and Muller's ErrFma for `mul_add` (`f32` computes all of these in
-//! `f64`, where they are exact). A per-lane mask of the random directions then moves each sample
+//! error: two Fast2Sum comparisons for `+`, the exact product error by FMA for `*`, the exact
+//! remainder by FMA for `/` and `sqrt`, Boldo and Muller's ErrFma for `mul_add` (`f32`'s
+//! `mul_add` computes in `f64`, where its terms are exact). A per-lane mask of the random directions then moves each sample
 //! one unit toward +∞ or −∞ by integer arithmetic on its bits, as the portable path does one
 //! sample at a time. Operands or results in the rare ranges the vector code does not cover
 //! (overflow, non-finite values, error terms that could underflow, sums near ±MAX) are detected
