@@ -18,7 +18,8 @@
 //! - A product and a square root keep the error-free form of the intrinsics kernels
 //!   ([`super`]): the exact error or remainder by one FMA, its sign, a one-unit step, and the
 //!   portable path for an operand whose error term could underflow (a product below 2⁻⁹⁶⁹ in
-//!   `f64`, 2⁻¹⁰⁰ in `f32`; a radicand below 2⁻⁹⁶⁹, 2⁻⁹⁸) or a result that is not finite.
+//!   `f64`, 2⁻¹⁰⁰ in `f32`, but an exact zero of a zero operand; a radicand below 2⁻⁹⁶⁹,
+//!   2⁻⁹⁸) or a result that is not finite.
 //!   Operations that change MXCSR did not overlap when measured, so the independent products of
 //!   a dot product, which overlap in the error-free form, would wait in line; a root under
 //!   MXCSR needs two roots and three switches (docs/performance.md).
@@ -70,10 +71,16 @@ pub(crate) struct Consts {
     zero: [u64; 2],
     /// +∞ (368).
     inf: [u64; 2],
-    /// A product below this magnitude may have an error term that underflows (384).
-    tiny: [u64; 2],
+    /// The product's range test (384 and 416): a lane's magnitude bits minus `nbias` exceed
+    /// `limit` (as signed integers) exactly where the magnitude lies outside `[tiny, +∞)`,
+    /// `tiny` the bound below which a product's error term may underflow (2⁻⁹⁶⁹; `f32`:
+    /// 2⁻¹⁰⁰). One subtraction and one comparison, where comparisons with both bounds took
+    /// two and an OR.
+    nbias: [u64; 2],
     /// A radicand below this magnitude may have a remainder that underflows (400).
     root: [u64; 2],
+    /// See `nbias` (416).
+    limit: [u64; 2],
 }
 
 const _: () = {
@@ -86,8 +93,9 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, ones) == 336);
     assert!(core::mem::offset_of!(Consts, zero) == 352);
     assert!(core::mem::offset_of!(Consts, inf) == 368);
-    assert!(core::mem::offset_of!(Consts, tiny) == 384);
+    assert!(core::mem::offset_of!(Consts, nbias) == 384);
     assert!(core::mem::offset_of!(Consts, root) == 400);
+    assert!(core::mem::offset_of!(Consts, limit) == 416);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -125,11 +133,14 @@ macro_rules! at {
     (inf) => {
         "368"
     };
-    (tiny) => {
+    (nbias) => {
         "384"
     };
     (root) => {
         "400"
+    };
+    (limit) => {
+        "416"
     };
 }
 
@@ -177,6 +188,21 @@ const fn pair32(v: u32) -> [u64; 2] {
     [w, w]
 }
 
+/// `nbias` and `limit` of [`Consts`] for the magnitudes `[lo, +∞)` of `f64` lanes: the bits of
+/// a magnitude minus `lo`, offset by 2⁶³ so that the unsigned range becomes a signed one.
+const fn range64(lo: f64) -> ([u64; 2], [u64; 2]) {
+    let lo = lo.to_bits();
+    let limit = (f64::INFINITY.to_bits() - lo) ^ (1 << 63);
+    (pair(lo ^ (1 << 63)), pair(limit.wrapping_sub(1)))
+}
+
+/// The same for `f32` lanes.
+const fn range32(lo: f32) -> ([u64; 2], [u64; 2]) {
+    let lo = lo.to_bits();
+    let limit = (f32::INFINITY.to_bits() - lo) ^ (1 << 31);
+    (pair32(lo ^ (1 << 31)), pair32(limit.wrapping_sub(1)))
+}
+
 /// The `f64` constants.
 pub(crate) static C64: Consts = Consts {
     down: rows(u64::MAX, true),
@@ -189,8 +215,9 @@ pub(crate) static C64: Consts = Consts {
     ones: pair(u64::MAX),
     zero: pair(0),
     inf: pair(f64::INFINITY.to_bits()),
-    tiny: pair(crate::arch::portable::TWO_M969.to_bits()),
+    nbias: range64(crate::arch::portable::TWO_M969).0,
     root: pair(crate::arch::portable::TWO_M969.to_bits()),
+    limit: range64(crate::arch::portable::TWO_M969).1,
 };
 
 /// The `f32` constants (the product's bound scaled to `f32`'s range: 2⁻¹⁰⁰, where the error
@@ -207,8 +234,9 @@ pub(crate) static C32: Consts = Consts {
     ones: pair(u64::MAX),
     zero: pair32(0),
     inf: pair32(f32::INFINITY.to_bits()),
-    tiny: pair32(7.888_609e-31f32.to_bits()),
+    nbias: range32(7.888_609e-31).0,
     root: pair32(3.155_443_6e-30f32.to_bits()),
+    limit: range32(7.888_609e-31).1,
 };
 
 /// An `f64` value as two registers: samples x and y; sample z and the flags lane.
@@ -260,21 +288,19 @@ macro_rules! points {
 }
 
 /// `$p` lanes: `a · b` into `{r}`, the error `a·b − p` exact by one FMA unless the product is
-/// below the tiny bound with no zero operand (or not finite): those lanes in `{g}`.
+/// below the tiny bound (the error term could underflow) or not finite: those lanes in `{g}`,
+/// by one integer range test. A product below the bound is most often an exact zero of a zero
+/// operand, which the kernel rounds right: [`zeros_text`] keeps those (a second block, only
+/// where this one finds such a lane).
 #[rustfmt::skip]
 macro_rules! mul_text {
     ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
         concat!(
             "vmulp", $p, " {s}, {a}, {b}\n",
-            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
-            "vcmpp", $p, " {u}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
-            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(tiny), "], 0x11\n",
-            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vcmpp", $p, " {f}, {b}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
-            "vorp", $p, " {w}, {w}, {f}\n",
-            "vandnp", $p, " {t}, {w}, {t}\n",
-            "vorp", $p, " {t}, {t}, {u}\n",
-            "vmovmskp", $p, " {g:e}, {t}\n",
+            "vandp", $p, " {f}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            $sub, " {f}, {f}, xmmword ptr [{tab} + ", at!(nbias), "]\n",
+            $cmp, " {f}, {f}, xmmword ptr [{tab} + ", at!(limit), "]\n",
+            "vmovmskp", $p, " {g:e}, {f}\n",
             "vmovap", $p, " {t}, {s}\n",
             "vfmsub231p", $p, " {t}, {a}, {b}\n",
             points!($p),
@@ -284,9 +310,51 @@ macro_rules! mul_text {
     };
 }
 
+/// `$p` lanes: where the result `{r}` of a product is zero and an operand is, all ones; their
+/// `movmsk` in `{g}`.
+#[rustfmt::skip]
+macro_rules! zeros_text {
+    ($p:literal) => {
+        concat!(
+            "vcmpp", $p, " {t}, {r}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vcmpp", $p, " {u}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vcmpp", $p, " {w}, {b}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vorp", $p, " {u}, {u}, {w}\n",
+            "vandp", $p, " {t}, {t}, {u}\n",
+            "vmovmskp", $p, " {g:e}, {t}\n",
+        )
+    };
+}
+
+/// The lanes of [`zeros_text`] for `$p` lanes `$a`, `$b` and the product's result `$r`.
+macro_rules! zeros {
+    ($p:literal, $tab:expr, $a:expr, $b:expr, $r:expr) => {{
+        let g: u32;
+        // SAFETY: the processor has AVX (the callers' contract); the assembly reads the
+        // constant table only and writes its declared operands only, with 128-bit VEX
+        // instructions.
+        unsafe {
+            asm!(
+                zeros_text!($p),
+                a = in(xmm_reg) $a,
+                b = in(xmm_reg) $b,
+                r = in(xmm_reg) $r,
+                t = out(xmm_reg) _,
+                u = out(xmm_reg) _,
+                w = out(xmm_reg) _,
+                g = out(reg) g,
+                tab = in(reg) $tab,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+        }
+        g
+    }};
+}
+
 /// One kernel block: the text `$text` for lanes of `$p` (`$flags`: how the flags lane is
-/// kept), on the registers `$a`, `$b`, `$c` (as many as the text names), the direction rows
-/// of `$tab` at `$off`; the result register and the rare lanes' `movmsk`.
+/// kept), on the registers `$a`, `$b`, `$c` (as many as the text names) and the scratch
+/// registers `{s}`, `{t}`, `{x}` and `$extra`, the direction rows of `$tab` at `$off`; the
+/// result register and the rare lanes' `movmsk`.
 macro_rules! block {
     ($text:ident, $p:literal, $cmp:literal, $sub:literal, $flags:literal, $tab:expr, $off:expr, [$($in:ident = $v:expr),+] $(, $extra:ident)*) => {{
         let r: __m128;
@@ -301,8 +369,6 @@ macro_rules! block {
                 r = out(xmm_reg) r,
                 s = out(xmm_reg) _,
                 t = out(xmm_reg) _,
-                u = out(xmm_reg) _,
-                w = out(xmm_reg) _,
                 x = out(xmm_reg) _,
                 $($extra = out(xmm_reg) _,)*
                 g = out(reg) g,
@@ -387,22 +453,77 @@ macro_rules! kernel32 {
     };
 }
 
-kernel64!(
-    mul_f64,
-    mul_text,
-    mul,
-    (a, b),
-    "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
-    f
-);
-kernel32!(
-    mul_f32,
-    mul_text,
-    mul,
-    (a, b),
-    "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
-    f
-);
+/// `a · b` for a build without AVX2 and FMA: [`mul_text`] on both blocks, the portable path for
+/// the lanes out of its range but the exact zeros.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+    let (off, tab) = (row_offset(dir), &C64);
+    let ([al, ah], [bl, bh]) = (v64(a), v64(b));
+    let (mut lo, g) = block!(
+        mul_text,
+        "d",
+        "vpcmpgtq",
+        "vpsubq",
+        "",
+        tab,
+        off,
+        [a = al, b = bl],
+        f
+    );
+    let (mut hi, h) = block!(
+        mul_text,
+        "d",
+        "vpcmpgtq",
+        "vpsubq",
+        "vorpd {f}, {a}, {b}\nvblendpd {r}, {r}, {f}, 2\n",
+        tab,
+        off + 16,
+        [a = ah, b = bh],
+        f
+    );
+    let out = (g & 0b11) | (h & 0b01) << 2;
+    if out != 0 {
+        let zeros = zeros!("d", tab, al, bl, lo) | zeros!("d", tab, ah, bh, hi) << 2;
+        if out & !zeros != 0 {
+            [lo, hi] = v64(slow(move || portable::mul(a, b, dir)));
+            in_registers(&mut lo);
+            in_registers(&mut hi);
+        }
+    }
+    a64([lo, hi])
+}
+
+/// The same for `f32`: one block.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    let tab = &C32;
+    let (va, vb) = (v32(a), v32(b));
+    let (mut r, g) = block!(
+        mul_text,
+        "s",
+        "vpcmpgtd",
+        "vpsubd",
+        "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
+        tab,
+        row_offset(dir),
+        [a = va, b = vb],
+        f
+    );
+    let out = g & 0b0111;
+    if out != 0 && out & !zeros!("s", tab, va, vb, r) != 0 {
+        r = v32(slow(move || portable::mul(a, b, dir)));
+        in_registers(&mut r);
+    }
+    a32(r)
+}
 
 /// `$op` (`vaddp`, `vmulp`, `vdivp`) on one block of `$p` lanes, rounded up after the sign
 /// flips of the down lanes (`{d}`): `{x}` = `{a}` flipped, `{y}` = `{b}` flipped where `$both`
@@ -660,14 +781,18 @@ kernel64!(
     sqrt_text,
     sqrt,
     (a),
-    "vblendpd {r}, {r}, {a}, 2\n"
+    "vblendpd {r}, {r}, {a}, 2\n",
+    u,
+    w
 );
 kernel32!(
     sqrt_f32,
     sqrt_text,
     sqrt,
     (a),
-    "vblendps {r}, {r}, {a}, 8\n"
+    "vblendps {r}, {r}, {a}, 8\n",
+    u,
+    w
 );
 
 /// The noise pre-tests of a value `v` and a result `r` at once (see `ops::maybe_noise`), on
