@@ -6,8 +6,8 @@
 //! `mul_add` computes in `f64`, where its terms are exact). A per-lane mask of the random directions then moves each sample
 //! one unit toward +∞ or −∞ by integer arithmetic on its bits, as the portable path does one
 //! sample at a time. Operands or results in the rare ranges the vector code does not cover
-//! (overflow, non-finite values, error terms that could underflow, sums near ±MAX) are detected
-//! with one mask test, a branch that predicts well, and go to the portable path.
+//! (overflow, non-finite values, error terms that could underflow) are detected with one mask
+//! test, a branch that predicts well, and go to the portable path; the sums have none.
 
 use core::arch::x86_64::*;
 
@@ -211,16 +211,18 @@ unsafe fn step32(s: __m128, beyond: __m128i, dsign: __m128) -> __m128 {
 }
 
 /// `s` moved one unit toward +∞ in the lanes of `beyond` (+1 on the bits of a positive value,
-/// −1 on a negative one), never in the flags lane: its step is 0 there, the flags lane being
-/// positive (`1.0` with the flag bits, `StochFloat::flags_lane`). The kernels put the flags in
-/// before the step, off the path of `beyond`.
+/// −1 on a negative one), never in the flags lane, whose step is 0: the kernels put the flags
+/// in before the step, off the path of `beyond`.
 #[inline(always)]
 unsafe fn step_up64(s: __m256d, beyond: __m256d) -> __m256d {
     // SAFETY: AVX2.
     unsafe {
         let bits = _mm256_castpd_si256(s);
         let negative = _mm256_cmpgt_epi64(_mm256_setzero_si256(), bits);
-        let toward = _mm256_or_si256(negative, _mm256_setr_epi64x(1, 1, 1, 0));
+        let toward = _mm256_and_si256(
+            _mm256_or_si256(negative, _mm256_set1_epi64x(1)),
+            _mm256_setr_epi64x(-1, -1, -1, 0),
+        );
         let step = _mm256_and_si256(toward, _mm256_castpd_si256(beyond));
         _mm256_castsi256_pd(_mm256_add_epi64(bits, step))
     }
@@ -232,7 +234,10 @@ unsafe fn step_up32(s: __m128, beyond: __m128i) -> __m128 {
     // SAFETY: SSE2.
     unsafe {
         let bits = _mm_castps_si128(s);
-        let toward = _mm_or_si128(_mm_srai_epi32::<31>(bits), _mm_setr_epi32(1, 1, 1, 0));
+        let toward = _mm_and_si128(
+            _mm_or_si128(_mm_srai_epi32::<31>(bits), _mm_set1_epi32(1)),
+            _mm_setr_epi32(-1, -1, -1, 0),
+        );
         _mm_castsi128_ps(_mm_add_epi32(bits, _mm_and_si128(toward, beyond)))
     }
 }
@@ -337,6 +342,11 @@ const TWO_1000: f64 = 1.0715086071862673e301;
 /// second where |b| ≥ |a|, and neither can hold wrongly (rounding is monotonic: `s − a ≥ b`
 /// gives `RN(s − a) ≥ b`). Two comparisons in place of the error and a choice between its two
 /// forms: fewer instructions, and a shorter wait for a running sum (docs/performance.md).
+///
+/// No operand is rare. Overflow: `s = +∞` never moves (no `RN(s − x)` is below a finite or
+/// infinite `y`), which is right upward; `s = −∞` from finite operands moves to −MAX, the sum
+/// rounded upward. An infinite or NaN operand: `s` is the IEEE sum, and every comparison with
+/// a NaN difference or an equal infinity is false, so it does not move.
 #[inline(always)]
 pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
@@ -344,11 +354,6 @@ pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         let dsign = dsign64(dir);
         let (a, b) = (_mm256_xor_pd(va, dsign), _mm256_xor_pd(vb, dsign));
         let s = _mm256_add_pd(a, b);
-        // Rare lanes: a sum that is not finite (NaN fails `<` too).
-        let bad = _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(s), _mm256_set1_pd(f64::INFINITY));
-        if _mm256_movemask_pd(bad) & SAMPLES != 0 {
-            return slow64(portable::add, va, vb, dir);
-        }
         let below = _mm256_or_pd(
             _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_sub_pd(s, a), b),
             _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_sub_pd(s, b), a),
@@ -416,10 +421,6 @@ pub(crate) unsafe fn add_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         let dsign = dsign32(dir);
         let (a, b) = (_mm_xor_ps(va, dsign), _mm_xor_ps(vb, dsign));
         let s = _mm_add_ps(a, b);
-        let bad = _mm_cmp_ps::<_CMP_NLT_UQ>(abs32(s), _mm_set1_ps(f32::INFINITY));
-        if _mm_movemask_ps(bad) & SAMPLES != 0 {
-            return slow32(portable::add, va, vb, dir);
-        }
         let below = _mm_or_ps(
             _mm_cmp_ps::<_CMP_LT_OQ>(_mm_sub_ps(s, a), b),
             _mm_cmp_ps::<_CMP_LT_OQ>(_mm_sub_ps(s, b), a),

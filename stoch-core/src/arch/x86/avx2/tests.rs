@@ -287,3 +287,76 @@ kernel_test!(
         }
     }
 );
+
+/// Every pair of values at the ends of the range (overflowing sums both ways, infinities,
+/// NaN, zeros) and every direction: the sums' kernels take no portable path for them, so each
+/// answer is the comparison form's own.
+macro_rules! sums_at_the_ends {
+    ($name:ident, $t:ident, $bits:ident, $add:ident) => {
+        #[test]
+        fn $name() {
+            if !can_run() {
+                return;
+            }
+            let m = $t::MAX;
+            let ends = [
+                m,
+                -m,
+                m.next_down(),
+                -m.next_down(),
+                m / 2.0,
+                -m / 2.0,
+                m * $t::EPSILON,
+                -m * $t::EPSILON * 0.75,
+                $t::INFINITY,
+                $t::NEG_INFINITY,
+                $t::NAN,
+                1.0,
+                -1.0,
+                0.0,
+                -0.0,
+                $t::MIN_POSITIVE,
+                -$t::from_bits(1),
+            ];
+            let canon = |v: [$t; 4]| {
+                v.map(|x| {
+                    if x.is_nan() {
+                        $t::NAN.to_bits()
+                    } else {
+                        x.to_bits()
+                    }
+                })
+            };
+            for (i, &x) in ends.iter().enumerate() {
+                for (j, &y) in ends.iter().enumerate() {
+                    let a = [x, y, -x, $t::from_bits(0x3 as $bits)];
+                    let b = [y, x, -y, $t::from_bits(0x5 as $bits)];
+                    for code in 0..4 {
+                        let dir = dir_word(code);
+                        // SAFETY: the processor has AVX2 and FMA (`can_run`).
+                        let got = unsafe { rt::$add(a, b, dir) };
+                        let want = portable::add(a, b, dir);
+                        assert_eq!(
+                            canon(got),
+                            canon(want),
+                            "{i}, {j}, dir {code}: {a:?} + {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+    };
+}
+
+sums_at_the_ends!(
+    f64_sums_at_the_ends_match_the_portable_path,
+    f64,
+    u64,
+    add_f64
+);
+sums_at_the_ends!(
+    f32_sums_at_the_ends_match_the_portable_path,
+    f32,
+    u32,
+    add_f32
+);
