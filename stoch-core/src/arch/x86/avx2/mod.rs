@@ -3,11 +3,12 @@
 //! vector register, branch-free. An error-free transformation gives the sign of each lane's
 //! error: two Fast2Sum comparisons for `+`, the exact product error by FMA for `*`, the exact
 //! remainder by FMA for `/` and `sqrt`, Boldo and Muller's ErrFma for `mul_add` (`f32`'s
-//! `mul_add` computes in `f64`, where its terms are exact). A per-lane mask of the random directions then moves each sample
-//! one unit toward +∞ or −∞ by integer arithmetic on its bits, as the portable path does one
-//! sample at a time. Operands or results in the rare ranges the vector code does not cover
-//! (overflow, non-finite values, error terms that could underflow) are detected with one mask
-//! test, a branch that predicts well, and go to the portable path; the sums have none.
+//! `mul_add` computes in `f64`, where its terms are exact). A per-lane mask of the random
+//! directions then moves each sample one unit toward +∞ or −∞ by integer arithmetic on its
+//! bits, as the portable path does one sample at a time. Operands or results in the rare
+//! ranges the vector code does not cover (overflow, non-finite values, error terms that could
+//! underflow) are detected with one mask test, a branch that predicts well, and go to the
+//! portable path; the sums have none.
 
 use core::arch::x86_64::*;
 
