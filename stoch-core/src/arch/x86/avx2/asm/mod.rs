@@ -7,14 +7,17 @@
 //! and so inlines into the user's loop (a function with the features would be a call per
 //! operation, and a call may change every vector register: docs/performance.md).
 //!
-//! - The processor rounds `+`, `/` and `mul_add`: each kernel sets MXCSR's rounding field to
-//!   upward, runs the operation's instruction, and puts back MXCSR's default word (rounding to
-//!   nearest, every exception masked, no flush to zero: the floating-point environment Rust code
-//!   runs in, which the compiler assumes). Rounding down is rounding up negated, so the down
+//! - The processor rounds `/`, `mul_add` and the `f64` sum: each kernel sets MXCSR's rounding
+//!   field to upward, runs the operation's instruction, and puts back MXCSR's default word
+//!   (rounding to nearest, every exception masked, no flush to zero: the floating-point
+//!   environment Rust code runs in, which the compiler assumes). Rounding down is rounding up negated, so the down
 //!   lanes' signs are flipped going in (both addends, the dividend, a factor and the addend) and
 //!   coming out. The instruction rounds every case (overflow, underflow, subnormals, zeros'
 //!   signs, NaN) as IEEE 754 says: no rare operand, no portable fallback, and a dependent chain
 //!   waits for the operation and two sign flips only.
+//! - The `f32` sum is the intrinsics kernel's comparisons ([`add_f32`]): its independent sums
+//!   (a stencil's) do not wait in line on the switches, for a slightly longer chain; the `f64`
+//!   one in that form was slower in a chain (docs/performance.md).
 //! - A product and a square root keep the error-free form of the intrinsics kernels
 //!   ([`super`]): the exact error or remainder by one FMA, its sign, a one-unit step, and the
 //!   portable path for an operand whose error term could underflow (a product below 2⁻⁹⁶⁹ in
@@ -84,8 +87,8 @@ pub(crate) struct Consts {
     root: [u64; 2],
     /// See `nbias` (416).
     limit: [u64; 2],
-    /// Padding: the 32-byte rows below lie in 32-byte halves of cache lines.
-    pad: [u64; 2],
+    /// All ones in the samples' lanes, zero in the flags lane (432; also aligns `wide`).
+    samples: [u64; 2],
     /// 32-byte copies of `abs`, `nbias`, `limit`, `ones`, `one` and `zero` (448 on), for the
     /// `f64` product on whole values ([`mul_whole_f64`]).
     wide: [[u64; 4]; 6],
@@ -104,6 +107,7 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, nbias) == 384);
     assert!(core::mem::offset_of!(Consts, root) == 400);
     assert!(core::mem::offset_of!(Consts, limit) == 416);
+    assert!(core::mem::offset_of!(Consts, samples) == 432);
     assert!(core::mem::offset_of!(Consts, wide) == 448);
 };
 
@@ -150,6 +154,9 @@ macro_rules! at {
     };
     (limit) => {
         "416"
+    };
+    (samples) => {
+        "432"
     };
     (wabs) => {
         "448"
@@ -255,7 +262,7 @@ pub(crate) static C64: Consts = Consts {
     nbias: range64(crate::arch::portable::TWO_M969).0,
     root: pair(crate::arch::portable::TWO_M969.to_bits()),
     limit: range64(crate::arch::portable::TWO_M969).1,
-    pad: [0; 2],
+    samples: [u64::MAX, 0],
     wide: wide([
         pair(i64::MAX as u64),
         range64(crate::arch::portable::TWO_M969).0,
@@ -283,7 +290,7 @@ pub(crate) static C32: Consts = Consts {
     nbias: range32(7.888_609e-31).0,
     root: pair32(3.155_443_6e-30f32.to_bits()),
     limit: range32(7.888_609e-31).1,
-    pad: [0; 2],
+    samples: [u64::MAX, 0xffff_ffff],
     wide: wide([
         pair32(i32::MAX as u32),
         range32(7.888_609e-31).0,
@@ -800,7 +807,57 @@ macro_rules! binary32 {
 
 binary64!(add_f64, "vaddp", both, [yl, yh]);
 binary64!(div_f64, "vdivp", first, []);
-binary32!(add_f32, "vaddp", both, [y]);
+
+/// `a + b` on `f32` lanes by the intrinsics kernel's comparisons ([`super::add_f32`]): after the
+/// down lanes' sign flips every lane rounds up, and `s = RN(a + b)` moves one unit up where
+/// `RN(s − a) < b` or `RN(s − b) < a`. No switch of MXCSR, which independent sums would wait
+/// on in line (docs/performance.md).
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn add_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    let r: __m128;
+    // SAFETY: as for `f64`, without the switch.
+    unsafe {
+        asm!(
+            concat!(
+                "vmovaps {d}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+                "vxorps {x}, {a}, {d}\n",
+                "vxorps {y}, {b}, {d}\n",
+                "vaddps {s}, {x}, {y}\n",
+                "vorps {f}, {a}, {b}\n",
+                "vsubps {t}, {s}, {x}\n",
+                "vsubps {u}, {s}, {y}\n",
+                "vcmpltps {t}, {t}, {y}\n",
+                "vcmpltps {u}, {u}, {x}\n",
+                "vorps {t}, {t}, {u}\n",
+                "vblendps {s}, {s}, {f}, 8\n",
+                "vpsrad {x}, {s}, 31\n",
+                "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
+                "vpand {x}, {x}, xmmword ptr [{tab} + ", at!(samples), "]\n",
+                "vpand {x}, {x}, {t}\n",
+                "vpaddd {r}, {s}, {x}\n",
+                "vxorps {r}, {r}, {d}\n",
+            ),
+            a = in(xmm_reg) v32(a),
+            b = in(xmm_reg) v32(b),
+            r = out(xmm_reg) r,
+            d = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            y = out(xmm_reg) _,
+            s = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            f = out(xmm_reg) _,
+            tab = in(reg) &C32,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a32(r)
+}
 binary32!(div_f32, "vdivp", first, []);
 
 /// `a·b + c`, randomly rounded: `(−a)·b + (−c)` rounded up, negated, in the down lanes.
