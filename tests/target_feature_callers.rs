@@ -10,7 +10,13 @@
 
 #![cfg(target_arch = "x86_64")]
 
-use stoch_core::{report, reset, seed, Config, ReportMode, Sf64};
+use std::sync::Mutex;
+
+use stoch_core::{report, reset, seed, Config, ReportMode, Sf32, Sf64};
+
+/// The tests here seed the generators and count instabilities, state every thread shares:
+/// they run one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
 
 /// A dot product of `x` with itself shifted by one, and a second one of differences of nearly
 /// equal neighbours (a cancellation, and so a slow path, at every step): the running sums stay
@@ -65,6 +71,7 @@ fn run(detect: bool, f: &dyn Fn() -> [Sf64; 2]) -> (Vec<[u64; 3]>, u64) {
 
 #[test]
 fn a_target_feature_loop_gives_the_baseline_samples_with_checks_on_and_off() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     // Values with rounding errors in their last digits, so that their differences lose most
     // digits.
     let third = Sf64::ONE / Sf64::new(3.0);
@@ -123,4 +130,107 @@ fn a_target_feature_loop_gives_the_baseline_samples_with_checks_on_and_off() {
         println!("skipped the AVX-512 variant: this processor lacks AVX-512 F, BW, DQ or VL");
     }
     println!("{ran} target-feature variants checked against the baseline");
+}
+
+/// Every operation of both types on the values of `x` and `y` (`all`), or only products and
+/// sums (a short loop, where the compiler keeps more in registers), calling `each` once per
+/// step: what the loops below keep wide registers live across.
+#[inline(always)]
+fn ops(all: bool, x: &[Sf64], y: &[Sf32], mut each: impl FnMut()) -> (Sf64, Sf32) {
+    let (mut a, mut b) = (Sf64::ONE, Sf32::ONE);
+    for (&u, &v) in x.iter().zip(y) {
+        if all {
+            a = ((a * u + u) / u - u).sqrt().mul_add(u, u);
+            b = ((b * v + v) / v - v).sqrt().mul_add(v, v);
+        } else {
+            a *= u;
+            b += v;
+        }
+        each();
+    }
+    (a, b)
+}
+
+/// The operations inside a function with AVX2 whose loop also keeps a `ymm` value (its upper
+/// half in use) live across them: the value must come out as plain arithmetic makes it. A
+/// kernel that cleared the upper halves (`vzeroupper`) lost lanes 2 and 3 here.
+/// # Safety
+/// The processor must have AVX2 and FMA.
+#[target_feature(enable = "avx,avx2,fma")]
+#[inline(never)]
+unsafe fn ymm_across(all: bool, x: &[Sf64], y: &[Sf32]) -> ([f64; 4], (Sf64, Sf32)) {
+    use core::arch::x86_64::*;
+    let mut w = _mm256_setr_pd(1.0, 2.0, 3.0, 4.0);
+    let step = _mm256_set1_pd(0.5);
+    let r = ops(all, x, y, || w = _mm256_add_pd(w, step));
+    let mut out = [0.0; 4];
+    // SAFETY: `out` holds four `f64`.
+    unsafe { _mm256_storeu_pd(out.as_mut_ptr(), w) };
+    (out, r)
+}
+
+/// The same with a `zmm` value in a function with AVX-512.
+/// # Safety
+/// The processor must have AVX-512F, BW, DQ and VL, AVX2 and FMA.
+#[target_feature(enable = "avx,avx2,fma,avx512f,avx512bw,avx512dq,avx512vl")]
+#[inline(never)]
+unsafe fn zmm_across(all: bool, x: &[Sf64], y: &[Sf32]) -> ([f64; 8], (Sf64, Sf32)) {
+    use core::arch::x86_64::*;
+    let mut z = _mm512_setr_pd(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+    let step = _mm512_set1_pd(0.5);
+    let r = ops(all, x, y, || z = _mm512_add_pd(z, step));
+    let mut out = [0.0; 8];
+    // SAFETY: `out` holds eight `f64`.
+    unsafe { _mm512_storeu_pd(out.as_mut_ptr(), z) };
+    (out, r)
+}
+
+#[test]
+fn wide_registers_of_a_target_feature_loop_survive_every_operation() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let x: Vec<Sf64> = (0..1000)
+        .map(|i| Sf64::new(1.5 + i as f64 * 1e-3))
+        .collect();
+    let y: Vec<Sf32> = (0..1000)
+        .map(|i| Sf32::new(1.5 + i as f32 * 1e-3))
+        .collect();
+    let n = x.len() as f64 * 0.5;
+    let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+    let avx512 = avx2
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512vl");
+    let mut ran = 0;
+    for all in [false, true] {
+        seed(5);
+        let want = ops(all, &x, &y, || {});
+        let want = (want.0.samples(), want.1.samples());
+        if avx2 {
+            seed(5);
+            // SAFETY: the features were detected just above.
+            let (w, (a, b)) = unsafe { ymm_across(all, &x, &y) };
+            assert_eq!(
+                w,
+                [1.0, 2.0, 3.0, 4.0].map(|v| v + n),
+                "all: {all}: a ymm value changed"
+            );
+            assert_eq!((a.samples(), b.samples()), want, "all: {all}: AVX2 loop");
+            ran += 1;
+        } else {
+            println!("skipped the ymm variant: this processor lacks AVX2 or FMA");
+        }
+        if avx512 {
+            seed(5);
+            // SAFETY: the features were detected just above.
+            let (z, (a, b)) = unsafe { zmm_across(all, &x, &y) };
+            let want_z: Vec<f64> = (1..=8).map(|i| i as f64 + n).collect();
+            assert_eq!(z.to_vec(), want_z, "all: {all}: a zmm value changed");
+            assert_eq!((a.samples(), b.samples()), want, "all: {all}: AVX-512 loop");
+            ran += 1;
+        } else {
+            println!("skipped the zmm variant: this processor lacks AVX-512 F, BW, DQ or VL");
+        }
+    }
+    println!("{ran} wide-register variants checked");
 }

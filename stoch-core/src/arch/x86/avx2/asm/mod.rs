@@ -10,11 +10,11 @@
 //! - The processor rounds `/`, `mul_add` and the `f64` sum: each kernel sets MXCSR's rounding
 //!   field to upward, runs the operation's instruction, and puts back MXCSR's default word
 //!   (rounding to nearest, every exception masked, no flush to zero: the floating-point
-//!   environment Rust code runs in, which the compiler assumes). Rounding down is rounding up negated, so the down
-//!   lanes' signs are flipped going in (both addends, the dividend, a factor and the addend) and
-//!   coming out. The instruction rounds every case (overflow, underflow, subnormals, zeros'
-//!   signs, NaN) as IEEE 754 says: no rare operand, no portable fallback, and a dependent chain
-//!   waits for the operation and two sign flips only.
+//!   environment Rust code runs in, which the compiler assumes). Rounding down is rounding up
+//!   negated, so the down lanes' signs are flipped going in (both addends, the dividend, a
+//!   factor and the addend) and coming out. The instruction rounds every case (overflow,
+//!   underflow, subnormals, zeros' signs, NaN) as IEEE 754 says: no rare operand, no portable
+//!   fallback, and a dependent chain waits for the operation and two sign flips only.
 //! - The `f32` sum is the intrinsics kernel's comparisons ([`add_f32`]): its independent sums
 //!   (a stencil's) do not wait in line on the switches, for a slightly longer chain; the `f64`
 //!   one in that form was slower in a chain (docs/performance.md).
@@ -26,14 +26,13 @@
 //!   Operations that change MXCSR did not overlap when measured, so the independent products of
 //!   a dot product, which overlap in the error-free form, would wait in line; a root under
 //!   MXCSR needs two roots and three switches (docs/performance.md).
-//! - VEX-encoded 128-bit instructions, on registers the compiler allocates: each clears the
-//!   upper half of the register it writes and leaves every other register alone, so the legacy
-//!   SSE code around them pays no transition, and a caller built with AVX loses nothing it
-//!   keeps elsewhere. An `f64` value is two registers (samples x and y; sample z and the flags
-//!   lane), both under one switch of MXCSR; an `f32` value one. The one exception is the `f64`
-//!   product of a build without AVX ([`mul_whole_f64`]): it joins the halves in a 256-bit
-//!   register, half the instructions of two blocks, and ends with `vzeroupper`, harmless where
-//!   the compiler keeps nothing in the upper halves.
+//! - Only VEX-encoded 128-bit instructions, on registers the compiler allocates: each clears
+//!   the upper half of the register it writes and leaves every other register alone, so the
+//!   legacy SSE code around them pays no transition, and a caller built with AVX loses nothing
+//!   it keeps elsewhere (a function with `#[target_feature(enable = "avx2")]` into which the
+//!   kernels inline may keep `ymm` values across them: no `vzeroupper`, which would clear
+//!   their upper halves). An `f64` value is two registers (samples x and y; sample z and the
+//!   flags lane), both under one switch of MXCSR; an `f32` value one.
 //! - The constants, the direction rows and the MXCSR words are one static per type, [`C64`] and
 //!   [`C32`], read as memory operands at the offsets the text names (checked at compile time
 //!   below).
@@ -87,11 +86,8 @@ pub(crate) struct Consts {
     root: [u64; 2],
     /// See `nbias` (416).
     limit: [u64; 2],
-    /// All ones in the samples' lanes, zero in the flags lane (432; also aligns `wide`).
+    /// All ones in the samples' lanes, zero in the flags lane (432).
     samples: [u64; 2],
-    /// 32-byte copies of `abs`, `nbias`, `limit`, `ones`, `one` and `zero` (448 on), for the
-    /// `f64` product on whole values ([`mul_whole_f64`]).
-    wide: [[u64; 4]; 6],
 }
 
 const _: () = {
@@ -108,7 +104,6 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, root) == 400);
     assert!(core::mem::offset_of!(Consts, limit) == 416);
     assert!(core::mem::offset_of!(Consts, samples) == 432);
-    assert!(core::mem::offset_of!(Consts, wide) == 448);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -158,24 +153,6 @@ macro_rules! at {
     (samples) => {
         "432"
     };
-    (wabs) => {
-        "448"
-    };
-    (wnbias) => {
-        "480"
-    };
-    (wlimit) => {
-        "512"
-    };
-    (wones) => {
-        "544"
-    };
-    (wone) => {
-        "576"
-    };
-    (wzero) => {
-        "608"
-    };
 }
 
 /// MXCSR's default word: every exception masked, rounding to nearest, no flush to zero.
@@ -217,16 +194,6 @@ const fn pair(v: u64) -> [u64; 2] {
     [v, v]
 }
 
-const fn wide(f: [[u64; 2]; 6]) -> [[u64; 4]; 6] {
-    let mut w = [[0; 4]; 6];
-    let mut i = 0;
-    while i < 6 {
-        w[i] = [f[i][0], f[i][1], f[i][0], f[i][1]];
-        i += 1;
-    }
-    w
-}
-
 const fn pair32(v: u32) -> [u64; 2] {
     let w = (v as u64) << 32 | v as u64;
     [w, w]
@@ -263,14 +230,6 @@ pub(crate) static C64: Consts = Consts {
     root: pair(crate::arch::portable::TWO_M969.to_bits()),
     limit: range64(crate::arch::portable::TWO_M969).1,
     samples: [u64::MAX, 0],
-    wide: wide([
-        pair(i64::MAX as u64),
-        range64(crate::arch::portable::TWO_M969).0,
-        range64(crate::arch::portable::TWO_M969).1,
-        pair(u64::MAX),
-        pair(1),
-        pair(0),
-    ]),
 };
 
 /// The `f32` constants (the product's bound scaled to `f32`'s range: 2⁻¹⁰⁰, where the error
@@ -291,14 +250,6 @@ pub(crate) static C32: Consts = Consts {
     root: pair32(3.155_443_6e-30f32.to_bits()),
     limit: range32(7.888_609e-31).1,
     samples: [u64::MAX, 0xffff_ffff],
-    wide: wide([
-        pair32(i32::MAX as u32),
-        range32(7.888_609e-31).0,
-        range32(7.888_609e-31).1,
-        pair(u64::MAX),
-        pair32(1),
-        pair32(0),
-    ]),
 };
 
 /// An `f64` value as two registers: samples x and y; sample z and the flags lane.
@@ -515,111 +466,14 @@ macro_rules! kernel32 {
     };
 }
 
-/// `a · b` for a build without AVX2 and FMA: in a build without AVX, [`mul_whole_f64`] (one
-/// 256-bit block); with AVX, whose code may keep values in the upper halves that `vzeroupper`
-/// would clear, [`mul_f64_blocks`].
+/// `a · b` for a build without AVX2 and FMA: [`mul_text`] on both blocks, the portable path for
+/// the lanes out of its range but the exact zeros.
 ///
 /// # Safety
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
 pub(crate) unsafe fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
-    // SAFETY: the callers' contract.
-    unsafe {
-        #[cfg(not(target_feature = "avx"))]
-        return mul_whole_f64(a, b, dir);
-        #[cfg(target_feature = "avx")]
-        return mul_f64_blocks(a, b, dir);
-    }
-}
-
-/// The lanes out of the product's range (`$out`, bits 0-2) but the exact zeros: the portable
-/// path's result into `$lo`, `$hi`.
-macro_rules! rescue64 {
-    ($out:expr, $tab:expr, $a:ident, $b:ident, $dir:ident, [$al:ident, $ah:ident, $bl:ident, $bh:ident], $lo:ident, $hi:ident) => {
-        let out = $out;
-        if out != 0 {
-            let zeros = zeros!("d", $tab, $al, $bl, $lo) | zeros!("d", $tab, $ah, $bh, $hi) << 2;
-            if out & !zeros != 0 {
-                [$lo, $hi] = v64(slow(move || portable::mul($a, $b, $dir)));
-                in_registers(&mut $lo);
-                in_registers(&mut $hi);
-            }
-        }
-    };
-}
-
-/// `a · b` on the whole value in one 256-bit register: [`mul_text`]'s instructions on `ymm`
-/// registers, between the halves' join (`vinsertf128`) and split (`vextractf128`), then
-/// `vzeroupper`, which clears what the block left in the upper halves (the legacy SSE code
-/// around would merge with them on every instruction). Half the instructions of two 128-bit
-/// blocks, for a build without AVX only: its code keeps nothing in the upper halves.
-///
-/// # Safety
-///
-/// The processor must have AVX2 and FMA.
-#[cfg_attr(target_feature = "avx", allow(dead_code))]
-#[inline(always)]
-pub(crate) unsafe fn mul_whole_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
-    let (off, tab) = (row_offset(dir), &C64);
-    let ([al, ah], [bl, bh]) = (v64(a), v64(b));
-    let (mut lo, mut hi): (__m128, __m128);
-    let out: u32;
-    // SAFETY: the processor has AVX2 and FMA (the callers' contract); the assembly reads the
-    // constant table only and writes its declared operands only; the upper halves it writes,
-    // `vzeroupper` clears, and the caller (a build without AVX) keeps nothing there.
-    unsafe {
-        asm!(
-            concat!(
-                "vinsertf128 {x:y}, {al:y}, {ah}, 1\n",
-                "vinsertf128 {t:y}, {bl:y}, {bh}, 1\n",
-                "vmulpd {s:y}, {x:y}, {t:y}\n",
-                "vandpd {f:y}, {s:y}, ymmword ptr [{tab} + ", at!(wabs), "]\n",
-                "vpsubq {f:y}, {f:y}, ymmword ptr [{tab} + ", at!(wnbias), "]\n",
-                "vpcmpgtq {f:y}, {f:y}, ymmword ptr [{tab} + ", at!(wlimit), "]\n",
-                "vmovmskpd {g:e}, {f:y}\n",
-                "vorpd {f:y}, {x:y}, {t:y}\n",
-                "vfmsub213pd {x:y}, {t:y}, {s:y}\n",
-                "vxorpd {x:y}, {x:y}, ymmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-                "vcmppd {x:y}, {x:y}, ymmword ptr [{tab} + ", at!(wzero), "], 0x1e\n",
-                "vpcmpgtq {t:y}, {s:y}, ymmword ptr [{tab} + ", at!(wones), "]\n",
-                "vpxor {t:y}, {t:y}, ymmword ptr [{tab} + {off}]\n",
-                "vpor {t:y}, {t:y}, ymmword ptr [{tab} + ", at!(wone), "]\n",
-                "vpand {t:y}, {t:y}, {x:y}\n",
-                "vpsubq {r:y}, {s:y}, {t:y}\n",
-                "vblendpd {r:y}, {r:y}, {f:y}, 8\n",
-                "vextractf128 {h}, {r:y}, 1\n",
-                "vzeroupper\n",
-            ),
-            al = in(xmm_reg) al,
-            ah = in(xmm_reg) ah,
-            bl = in(xmm_reg) bl,
-            bh = in(xmm_reg) bh,
-            r = out(xmm_reg) lo,
-            h = out(xmm_reg) hi,
-            s = out(xmm_reg) _,
-            t = out(xmm_reg) _,
-            x = out(xmm_reg) _,
-            f = out(xmm_reg) _,
-            g = out(reg) out,
-            tab = in(reg) tab,
-            off = in(reg) off,
-            options(pure, readonly, nostack, preserves_flags),
-        );
-    }
-    rescue64!(out & 0b0111, tab, a, b, dir, [al, ah, bl, bh], lo, hi);
-    a64([lo, hi])
-}
-
-/// `a · b` on two 128-bit blocks ([`mul_text`]), the portable path for the lanes out of its
-/// range but the exact zeros: the form of a build with AVX (see [`mul_f64`]).
-///
-/// # Safety
-///
-/// The processor must have AVX2 and FMA.
-#[cfg_attr(not(target_feature = "avx"), allow(dead_code))]
-#[inline(always)]
-pub(crate) unsafe fn mul_f64_blocks(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
     let (off, tab) = (row_offset(dir), &C64);
     let ([al, ah], [bl, bh]) = (v64(a), v64(b));
     let (mut lo, g) = block!(
@@ -644,16 +498,15 @@ pub(crate) unsafe fn mul_f64_blocks(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64;
         [a = ah, b = bh],
         f
     );
-    rescue64!(
-        (g & 0b11) | (h & 0b01) << 2,
-        tab,
-        a,
-        b,
-        dir,
-        [al, ah, bl, bh],
-        lo,
-        hi
-    );
+    let out = (g & 0b11) | (h & 0b01) << 2;
+    if out != 0 {
+        let zeros = zeros!("d", tab, al, bl, lo) | zeros!("d", tab, ah, bh, hi) << 2;
+        if out & !zeros != 0 {
+            [lo, hi] = v64(slow(move || portable::mul(a, b, dir)));
+            in_registers(&mut lo);
+            in_registers(&mut hi);
+        }
+    }
     a64([lo, hi])
 }
 
@@ -858,6 +711,7 @@ pub(crate) unsafe fn add_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
     }
     a32(r)
 }
+
 binary32!(div_f32, "vdivp", first, []);
 
 /// `a·b + c`, randomly rounded: `(−a)·b + (−c)` rounded up, negated, in the down lanes.
