@@ -53,6 +53,17 @@ unsafe fn with_avx512(x: &[Sf64]) -> [Sf64; 2] {
     kernel(x)
 }
 
+/// Whether the processor runs the AVX2 functions here, and the AVX-512 ones.
+fn features() -> (bool, bool) {
+    let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+    let avx512 = avx2
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512vl");
+    (avx2, avx512)
+}
+
 fn samples(r: [Sf64; 2]) -> Vec<[u64; 3]> {
     r.iter().map(|v| v.samples().map(f64::to_bits)).collect()
 }
@@ -108,12 +119,7 @@ fn a_target_feature_loop_gives_the_baseline_samples_with_checks_on_and_off() {
             );
         }
     };
-    let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
-    let avx512 = avx2
-        && std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512dq")
-        && std::is_x86_feature_detected!("avx512vl");
+    let (avx2, avx512) = features();
     let mut ran = 0;
     if avx2 {
         // SAFETY: the features were detected just above.
@@ -195,12 +201,7 @@ fn wide_registers_of_a_target_feature_loop_survive_every_operation() {
         .map(|i| Sf32::new(1.5 + i as f32 * 1e-3))
         .collect();
     let n = x.len() as f64 * 0.5;
-    let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
-    let avx512 = avx2
-        && std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512dq")
-        && std::is_x86_feature_detected!("avx512vl");
+    let (avx2, avx512) = features();
     let mut ran = 0;
     for all in [false, true] {
         seed(5);
