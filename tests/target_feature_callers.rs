@@ -53,7 +53,8 @@ unsafe fn with_avx512(x: &[Sf64]) -> [Sf64; 2] {
     kernel(x)
 }
 
-/// Whether the processor runs the AVX2 functions here, and the AVX-512 ones.
+/// Whether the processor runs the AVX2 functions here, and the AVX-512 ones; a variant it
+/// cannot run is skipped, but fails under `STOCH_REQUIRE_AVX2=1` or `STOCH_REQUIRE_AVX512=1`.
 fn features() -> (bool, bool) {
     let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
     let avx512 = avx2
@@ -61,6 +62,16 @@ fn features() -> (bool, bool) {
         && std::is_x86_feature_detected!("avx512bw")
         && std::is_x86_feature_detected!("avx512dq")
         && std::is_x86_feature_detected!("avx512vl");
+    for (have, var) in [
+        (avx2, "STOCH_REQUIRE_AVX2"),
+        (avx512, "STOCH_REQUIRE_AVX512"),
+    ] {
+        let required = std::env::var(var).is_ok_and(|v| v == "1");
+        assert!(
+            have || !required,
+            "{var}=1 but this processor cannot run that variant"
+        );
+    }
     (avx2, avx512)
 }
 
