@@ -8,7 +8,9 @@
 //! bits, as the portable path does one sample at a time. Operands or results in the rare
 //! ranges the vector code does not cover (overflow, non-finite values, error terms that could
 //! underflow) are detected with one mask test, a branch that predicts well, and go to the
-//! portable path; the sums have none.
+//! portable path; the sums have none. An `f32` product, quotient or root of finite operands
+//! takes the `f64` form of its error there instead, exact whatever the samples' size: tiny
+//! values are not rare in `f32` code.
 
 use core::arch::x86_64::*;
 
@@ -447,9 +449,9 @@ unsafe fn range32<const LO_EXP: i32>(v: __m128) -> __m128i {
 }
 
 /// `a · b`, randomly rounded: the product error `a·b − p` is exact by one FMA unless the
-/// product is below 2^-100 (the error term could underflow) with no zero operand, or not
-/// finite. In `f32`: widening to `f64` put two conversions and a narrowing on the product's
-/// path (docs/performance.md).
+/// product is below 2^-100 (the error term could underflow) or not finite. In `f32`: widening
+/// to `f64` put two conversions and a narrowing on the product's path (docs/performance.md),
+/// so only those rare products take it ([`tiny_mul32`]).
 #[inline(always)]
 pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
@@ -457,21 +459,43 @@ pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         let p = _mm_mul_ps(va, vb);
         let ok = range32::<-100>(p);
         if _mm_movemask_ps(_mm_castsi128_ps(ok)) & SAMPLES != SAMPLES {
-            let zero = _mm_setzero_ps();
-            let exact_zero = _mm_and_ps(
-                _mm_cmp_ps::<_CMP_EQ_OQ>(p, zero),
-                _mm_or_ps(
-                    _mm_cmp_ps::<_CMP_EQ_OQ>(va, zero),
-                    _mm_cmp_ps::<_CMP_EQ_OQ>(vb, zero),
-                ),
-            );
-            if _mm_movemask_ps(_mm_or_ps(_mm_castsi128_ps(ok), exact_zero)) & SAMPLES != SAMPLES {
-                return slow32(portable::mul, va, vb, dir);
-            }
+            rare();
+            return tiny_mul32(va, vb, p, dir);
         }
         let e = _mm_fmsub_ps(va, vb, p);
         let dsign = dsign32(dir);
         step32(with_flags32(p, va, vb), beyond32_num(e, dsign), dsign)
+    }
+}
+
+/// Whether every sample lane of `v` is finite.
+#[inline(always)]
+unsafe fn finite32(v: __m128) -> bool {
+    // SAFETY: SSE.
+    unsafe {
+        let lt = _mm_cmp_ps::<_CMP_LT_OQ>(abs32(v), _mm_set1_ps(f32::INFINITY));
+        _mm_movemask_ps(lt) & SAMPLES == SAMPLES
+    }
+}
+
+/// `p = RN(a·b)` randomly rounded where some lane is out of [`mul_f32`]'s range: with finite
+/// operands, in `f64`, where the product of two `f32` samples and its error `a·b − p` are exact
+/// whatever their size (below 2^-100, subnormal, underflowed to zero, or overflowed to ±∞);
+/// the portable path only for an operand that is not finite. Products of tiny values are not
+/// rare in `f32` code: a decaying field, or physical constants in SI units.
+#[inline(always)]
+unsafe fn tiny_mul32(va: __m128, vb: __m128, p: __m128, dir: u32) -> __m128 {
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        if !(finite32(va) && finite32(vb)) {
+            return slow32(portable::mul, va, vb, dir);
+        }
+        let e = _mm256_fmsub_pd(_mm256_cvtps_pd(va), _mm256_cvtps_pd(vb), _mm256_cvtps_pd(p));
+        step32(
+            with_flags32(p, va, vb),
+            narrow(beyond64_num(e, dsign64(dir))),
+            dsign32(dir),
+        )
     }
 }
 
@@ -622,10 +646,9 @@ pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
 }
 
 /// `a / b`, randomly rounded: the remainder `a − q·b` is exact by one FMA, and its sign times
-/// that of `b` is the error's, unless the quotient or the dividend is below 2^-100 with a
-/// nonzero dividend (the remainder could underflow), or the quotient is not finite. An
-/// infinite divisor and a zero dividend leave the remainder NaN, which moves nothing: the zero
-/// quotient is exact. In `f32`, as the product.
+/// that of `b` is the error's, unless the quotient or the dividend is below 2^-100 (the
+/// remainder could underflow), or the quotient is not finite: those lanes take
+/// [`tiny_div32`].
 #[inline(always)]
 pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
@@ -634,14 +657,8 @@ pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         // `min` passes its second operand on where either is NaN: a NaN quotient.
         let ok = range32::<-100>(_mm_min_ps(abs32(va), abs32(q)));
         if _mm_movemask_ps(_mm_castsi128_ps(ok)) & SAMPLES != SAMPLES {
-            let zero = _mm_setzero_ps();
-            let exact_zero = _mm_and_ps(
-                _mm_cmp_ps::<_CMP_EQ_OQ>(va, zero),
-                _mm_cmp_ps::<_CMP_EQ_OQ>(q, zero),
-            );
-            if _mm_movemask_ps(_mm_or_ps(_mm_castsi128_ps(ok), exact_zero)) & SAMPLES != SAMPLES {
-                return slow32(portable::div, va, vb, dir);
-            }
+            rare();
+            return tiny_div32(va, vb, q, dir);
         }
         // As for `f64`, with one more exact quotient that this path keeps: the infinity of a
         // division by zero (the remainder is NaN), whose neighbour is itself too.
@@ -688,7 +705,7 @@ pub(crate) unsafe fn fma_f32(va: __m128, vb: __m128, vc: __m128, dir: u32) -> __
 
 /// `sqrt(a)`, randomly rounded: the remainder `x − q²` is exact by one FMA unless the root is
 /// below 2^-49 (`x` below about 2^-98, where it could underflow) and not zero, or not finite
-/// (`x` negative or NaN, or infinite). In `f32`, as the product.
+/// (`x` negative or NaN, or infinite): those lanes take [`tiny_sqrt32`].
 #[inline(always)]
 pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
@@ -699,7 +716,8 @@ pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
             _mm_cmp_ps::<_CMP_EQ_OQ>(q, _mm_setzero_ps()),
         );
         if _mm_movemask_ps(ok) & SAMPLES != SAMPLES {
-            return in_register(slow((a32(va), dir), |c| portable::sqrt(c.0, c.1)));
+            rare();
+            return tiny_sqrt32(va, q, dir);
         }
         // As for `f64`.
         let dsign = dsign32(dir);
@@ -710,6 +728,50 @@ pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
         ));
         let m = _mm_fmsub_ps(_mm_xor_ps(q, dsign), q, _mm_xor_ps(va, dsign));
         pick32(qf, n, m)
+    }
+}
+
+/// `q = RN(a/b)` randomly rounded where some lane is out of [`div_f32`]'s range: with finite
+/// operands and a nonzero divisor, in `f64`, where the remainder `a − q·b` of two `f32`
+/// samples is exact whatever their size, its sign times that of `b` the error's (a quotient
+/// that underflowed to zero has the remainder `a`); the portable path otherwise.
+#[inline(always)]
+unsafe fn tiny_div32(va: __m128, vb: __m128, q: __m128, dir: u32) -> __m128 {
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        let zero = _mm_cmp_ps::<_CMP_EQ_UQ>(vb, _mm_setzero_ps());
+        if !(finite32(va) && finite32(vb)) || _mm_movemask_ps(zero) & SAMPLES != 0 {
+            return slow32(portable::div, va, vb, dir);
+        }
+        let b = _mm256_cvtps_pd(vb);
+        let rem = _mm256_fnmadd_pd(_mm256_cvtps_pd(q), b, _mm256_cvtps_pd(va));
+        let e = _mm256_xor_pd(rem, sign64(b));
+        step32(
+            with_flags32(q, va, vb),
+            narrow(beyond64_num(e, dsign64(dir))),
+            dsign32(dir),
+        )
+    }
+}
+
+/// `q = RN(√a)` randomly rounded where some lane is out of [`sqrt_f32`]'s range: with finite
+/// radicands that are not below zero, in `f64`, where the remainder `a − q²` is exact whatever
+/// their size and has the error's sign; the portable path otherwise.
+#[inline(always)]
+unsafe fn tiny_sqrt32(va: __m128, q: __m128, dir: u32) -> __m128 {
+    // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
+    unsafe {
+        let positive = _mm_cmp_ps::<_CMP_GE_OQ>(va, _mm_setzero_ps());
+        if !finite32(va) || _mm_movemask_ps(positive) & SAMPLES != SAMPLES {
+            return in_register(slow((a32(va), dir), |c| portable::sqrt(c.0, c.1)));
+        }
+        let q64 = _mm256_cvtps_pd(q);
+        let e = _mm256_fnmadd_pd(q64, q64, _mm256_cvtps_pd(va));
+        step32(
+            _mm_blend_ps::<0b1000>(q, va),
+            narrow(beyond64_num(e, dsign64(dir))),
+            dsign32(dir),
+        )
     }
 }
 

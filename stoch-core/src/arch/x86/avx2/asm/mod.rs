@@ -19,10 +19,12 @@
 //!   (a stencil's) do not wait in line on the switches, for a slightly longer chain; the `f64`
 //!   one in that form was slower in a chain (docs/performance.md).
 //! - A product and a square root keep the error-free form of the intrinsics kernels
-//!   ([`super`]): the exact error or remainder by one FMA, its sign, a one-unit step, and the
-//!   portable path for an operand whose error term could underflow (a product below 2⁻⁹⁶⁹ in
-//!   `f64`, 2⁻¹⁰⁰ in `f32`, but an exact zero of a zero operand; a radicand below 2⁻⁹⁶⁹,
-//!   2⁻⁹⁸) or a result that is not finite.
+//!   ([`super`]): the exact error or remainder by one FMA, its sign, a one-unit step. Where the
+//!   error term could underflow (a product below 2⁻⁹⁶⁹ in `f64`, 2⁻¹⁰⁰ in `f32`, but an exact
+//!   zero of a zero operand; a radicand below 2⁻⁹⁶⁹, 2⁻⁹⁸) or the result is not finite, an
+//!   `f32` value takes a second block that computes the error in `f64`, exact there, and only
+//!   an operand that is not finite (a negative radicand) takes the portable path; an `f64`
+//!   value takes the portable path.
 //!   Operations that change MXCSR did not overlap when measured, so the independent products of
 //!   a dot product, which overlap in the error-free form, would wait in line; a root under
 //!   MXCSR needs two roots and three switches (docs/performance.md).
@@ -308,12 +310,29 @@ macro_rules! points {
 #[rustfmt::skip]
 macro_rules! mul_text {
     ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
+        concat!(mul_range_text!($p, $cmp, $sub), mul_step_text!($p, $cmp, $sub, $flags))
+    };
+}
+
+/// The first part of [`mul_text`]: the product `{s}` and the rare lanes' `movmsk` in `{g}`.
+#[rustfmt::skip]
+macro_rules! mul_range_text {
+    ($p:literal, $cmp:literal, $sub:literal) => {
         concat!(
             "vmulp", $p, " {s}, {a}, {b}\n",
             "vandp", $p, " {f}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
             $sub, " {f}, {f}, xmmword ptr [{tab} + ", at!(nbias), "]\n",
             $cmp, " {f}, {f}, xmmword ptr [{tab} + ", at!(limit), "]\n",
             "vmovmskp", $p, " {g:e}, {f}\n",
+        )
+    };
+}
+
+/// The rest of [`mul_text`]: the error of the product `{s}` and the step, into `{r}`.
+#[rustfmt::skip]
+macro_rules! mul_step_text {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
+        concat!(
             "vmovap", $p, " {t}, {s}\n",
             "vfmsub231p", $p, " {t}, {a}, {b}\n",
             points!($p),
@@ -446,26 +465,6 @@ macro_rules! kernel64 {
     };
 }
 
-/// The same for `f32`: one block.
-macro_rules! kernel32 {
-    ($name:ident, $text:ident, $portable:ident, ($($x:ident),+), $keep:literal $(, $extra:ident)*) => {
-        /// The kernel of the same name for a build without AVX2 and FMA.
-        ///
-        /// # Safety
-        ///
-        /// The processor must have AVX2 and FMA.
-        #[inline(always)]
-        pub(crate) unsafe fn $name($($x: [f32; 4],)+ dir: u32) -> [f32; 4] {
-            let (mut r, g) = block!($text, "s", "vpcmpgtd", "vpsubd", $keep, &C32, row_offset(dir), [$($x = v32($x)),+] $(, $extra)*);
-            if g & 0b0111 != 0 {
-                r = v32(slow(move || portable::$portable($($x,)+ dir)));
-                in_registers(&mut r);
-            }
-            a32(r)
-        }
-    };
-}
-
 /// `a · b` for a build without AVX2 and FMA: [`mul_text`] on both blocks, the portable path for
 /// the lanes out of its range but the exact zeros.
 ///
@@ -510,7 +509,10 @@ pub(crate) unsafe fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
     a64([lo, hi])
 }
 
-/// The same for `f32`: one block.
+/// The same for `f32`: the first part of [`mul_text`]; then its rest where every lane is in
+/// range, else [`tiny_mul32`] (whose range the portable path completes). In two blocks, so that
+/// a tiny product's error, subnormal in `f32`, is never computed: an FMA with a subnormal
+/// result takes a microcode assist on Intel processors.
 ///
 /// # Safety
 ///
@@ -519,23 +521,114 @@ pub(crate) unsafe fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
 pub(crate) unsafe fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
     let tab = &C32;
     let (va, vb) = (v32(a), v32(b));
-    let (mut r, g) = block!(
-        mul_text,
-        "s",
-        "vpcmpgtd",
-        "vpsubd",
-        "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n",
-        tab,
-        row_offset(dir),
-        [a = va, b = vb],
-        f
-    );
-    let out = g & 0b0111;
-    if out != 0 && out & !zeros!("s", tab, va, vb, r) != 0 {
-        r = v32(slow(move || portable::mul(a, b, dir)));
-        in_registers(&mut r);
+    let (p, g): (__m128, u32);
+    // SAFETY: as in `block!`.
+    unsafe {
+        asm!(
+            mul_range_text!("s", "vpcmpgtd", "vpsubd"),
+            a = in(xmm_reg) va,
+            b = in(xmm_reg) vb,
+            s = out(xmm_reg) p,
+            f = out(xmm_reg) _,
+            g = out(reg) g,
+            tab = in(reg) tab,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    if g & 0b0111 != 0 {
+        super::rare();
+        let (mut r, finite) = tiny_mul32(va, vb, dir);
+        if finite & 0b0111 != 0b0111 {
+            r = v32(slow(move || portable::mul(a, b, dir)));
+            in_registers(&mut r);
+        }
+        return a32(r);
+    }
+    let r: __m128;
+    // SAFETY: as in `block!`.
+    unsafe {
+        asm!(
+            mul_step_text!("s", "vpcmpgtd", "vpsubd", "vorps {f}, {a}, {b}\nvblendps {r}, {r}, {f}, 8\n"),
+            a = in(xmm_reg) va,
+            b = in(xmm_reg) vb,
+            s = in(xmm_reg) p,
+            r = out(xmm_reg) r,
+            t = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            f = out(xmm_reg) _,
+            tab = in(reg) tab,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
     }
     a32(r)
+}
+
+/// `f32` lanes: `a · b` randomly rounded in `f64`, where the product of two samples and its
+/// error `a·b − p` are exact whatever their size (below the tiny bound, subnormal, underflowed
+/// to zero, or overflowed to ±∞), into `{r}`; the lanes where both operands are finite in
+/// `{g}`. The high half of an `f64` error carries its sign and is zero only where the error is
+/// ±0, so [`points!`]'s integer comparison reads it in place of an `f32` error.
+#[rustfmt::skip]
+macro_rules! tiny_mul32_text {
+    () => {
+        concat!(
+            "vandps {t}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vandps {u}, {b}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vcmpps {t}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x11\n",
+            "vcmpps {u}, {u}, xmmword ptr [{tab} + ", at!(inf), "], 0x11\n",
+            "vandps {t}, {t}, {u}\n",
+            "vmovmskps {g:e}, {t}\n",
+            "vmulps {s}, {a}, {b}\n",
+            "vcvtps2pd {x}, {a}\n",
+            "vcvtps2pd {y}, {b}\n",
+            "vcvtps2pd {w}, {s}\n",
+            "vfmsub213pd {x}, {y}, {w}\n",
+            "vmovhlps {y}, {a}, {a}\n",
+            "vcvtps2pd {y}, {y}\n",
+            "vmovhlps {w}, {b}, {b}\n",
+            "vcvtps2pd {w}, {w}\n",
+            "vmovhlps {u}, {s}, {s}\n",
+            "vcvtps2pd {u}, {u}\n",
+            "vfmsub213pd {y}, {w}, {u}\n",
+            "vshufps {t}, {x}, {y}, 0xdd\n",
+            "vxorps {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vpcmpgtd {t}, {t}, xmmword ptr [{tab} + ", at!(zero), "]\n",
+            step!("vpcmpgtd", "vpsubd"),
+            "vorps {f}, {a}, {b}\n",
+            "vblendps {r}, {r}, {f}, 8\n",
+        )
+    };
+}
+
+/// [`tiny_mul32_text`]: the product and the lanes whose operands are finite (`movmsk`).
+#[inline(always)]
+fn tiny_mul32(a: __m128, b: __m128, dir: u32) -> (__m128, u32) {
+    let r: __m128;
+    let g: u32;
+    // SAFETY: the processor has AVX and FMA (the callers' contract); the assembly reads the
+    // constant table only and writes its declared operands only, with 128-bit VEX
+    // instructions.
+    unsafe {
+        asm!(
+            tiny_mul32_text!(),
+            a = in(xmm_reg) a,
+            b = in(xmm_reg) b,
+            r = out(xmm_reg) r,
+            s = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            w = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            y = out(xmm_reg) _,
+            f = out(xmm_reg) _,
+            g = out(reg) g,
+            tab = in(reg) &C32,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    (r, g)
 }
 
 /// `$op` (`vaddp`, `vmulp`, `vdivp`) on one block of `$p` lanes, rounded up after the sign
@@ -816,6 +909,15 @@ pub(crate) unsafe fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) ->
 #[rustfmt::skip]
 macro_rules! sqrt_text {
     ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
+        concat!(sqrt_range_text!($p), sqrt_step_text!($p, $cmp, $sub, $flags))
+    };
+}
+
+/// The first part of [`sqrt_text`]: the root `{s}`, the zero radicands' lanes `{w}` and the
+/// rare lanes' `movmsk` in `{g}`.
+#[rustfmt::skip]
+macro_rules! sqrt_range_text {
+    ($p:literal) => {
         concat!(
             "vsqrtp", $p, " {s}, {a}\n",
             "vcmpp", $p, " {u}, {s}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
@@ -824,6 +926,15 @@ macro_rules! sqrt_text {
             "vandnp", $p, " {t}, {w}, {t}\n",
             "vorp", $p, " {t}, {t}, {u}\n",
             "vmovmskp", $p, " {g:e}, {t}\n",
+        )
+    };
+}
+
+/// The rest of [`sqrt_text`]: the neighbour, the remainder and the choice, into `{r}`.
+#[rustfmt::skip]
+macro_rules! sqrt_step_text {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
+        concat!(
             // x = a ⊕ dsign; u = minus the direction: −1 where x ≥ 0 (up), +1 where the sign
             // is set (down), 0 where a is ±0; u = the neighbour.
             "vxorp", $p, " {x}, {a}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
@@ -849,15 +960,116 @@ kernel64!(
     u,
     w
 );
-kernel32!(
-    sqrt_f32,
-    sqrt_text,
-    sqrt,
-    (a),
-    "vblendps {r}, {r}, {a}, 8\n",
-    u,
-    w
-);
+/// `√a` for a build without AVX2 and FMA: the first part of [`sqrt_text`]; then its rest where
+/// every lane is in range, else [`tiny_sqrt32`] (whose range the portable path completes). In
+/// two blocks, so that a tiny radicand's remainder, subnormal in `f32`, is never computed: an
+/// FMA with a subnormal result takes a microcode assist on Intel processors.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
+    let (va, tab) = (v32(a), &C32);
+    let (q, zero, g): (__m128, __m128, u32);
+    // SAFETY: as in `block!`.
+    unsafe {
+        asm!(
+            sqrt_range_text!("s"),
+            a = in(xmm_reg) va,
+            s = out(xmm_reg) q,
+            w = out(xmm_reg) zero,
+            t = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            g = out(reg) g,
+            tab = in(reg) tab,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    if g & 0b0111 != 0 {
+        super::rare();
+        let (mut r, ok) = tiny_sqrt32(va, dir);
+        if ok & 0b0111 != 0b0111 {
+            r = v32(slow(move || portable::sqrt(a, dir)));
+            in_registers(&mut r);
+        }
+        return a32(r);
+    }
+    let r: __m128;
+    // SAFETY: as in `block!`.
+    unsafe {
+        asm!(
+            sqrt_step_text!("s", "vpcmpgtd", "vpsubd", "vblendps {r}, {r}, {a}, 8\n"),
+            a = in(xmm_reg) va,
+            s = in(xmm_reg) q,
+            w = in(xmm_reg) zero,
+            r = out(xmm_reg) r,
+            t = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            tab = in(reg) tab,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a32(r)
+}
+
+/// `f32` lanes: `√a` randomly rounded in `f64`, where the remainder `a − q²` of `q = RN(√a)`
+/// is exact whatever the radicand's size and has the error's sign, into `{r}`; the lanes whose
+/// radicand is finite and not below zero in `{g}`. The sign read as in [`tiny_mul32_text`].
+#[rustfmt::skip]
+macro_rules! tiny_sqrt32_text {
+    () => {
+        concat!(
+            "vcmpps {t}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0x1d\n",
+            "vandps {u}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vcmpps {u}, {u}, xmmword ptr [{tab} + ", at!(inf), "], 0x11\n",
+            "vandps {t}, {t}, {u}\n",
+            "vmovmskps {g:e}, {t}\n",
+            "vsqrtps {s}, {a}\n",
+            "vcvtps2pd {x}, {s}\n",
+            "vcvtps2pd {y}, {a}\n",
+            "vfnmadd231pd {y}, {x}, {x}\n",
+            "vmovhlps {u}, {s}, {s}\n",
+            "vcvtps2pd {u}, {u}\n",
+            "vmovhlps {w}, {a}, {a}\n",
+            "vcvtps2pd {w}, {w}\n",
+            "vfnmadd231pd {w}, {u}, {u}\n",
+            "vshufps {t}, {y}, {w}, 0xdd\n",
+            "vxorps {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vpcmpgtd {t}, {t}, xmmword ptr [{tab} + ", at!(zero), "]\n",
+            step!("vpcmpgtd", "vpsubd"),
+            "vblendps {r}, {r}, {a}, 8\n",
+        )
+    };
+}
+
+/// [`tiny_sqrt32_text`]: the root and the lanes whose radicand it takes (`movmsk`).
+#[inline(always)]
+fn tiny_sqrt32(a: __m128, dir: u32) -> (__m128, u32) {
+    let r: __m128;
+    let g: u32;
+    // SAFETY: as in `tiny_mul32`.
+    unsafe {
+        asm!(
+            tiny_sqrt32_text!(),
+            a = in(xmm_reg) a,
+            r = out(xmm_reg) r,
+            s = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            w = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            y = out(xmm_reg) _,
+            g = out(reg) g,
+            tab = in(reg) &C32,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    (r, g)
+}
 
 /// The noise pre-tests of a value `v` and a result `r` at once (see `ops::maybe_noise`), on
 /// `f64` lanes `{vl}` = `[v₀, v₁]`, `{vh}` = `[v₂, ·]` and the same for `r`: the signs of
