@@ -127,6 +127,16 @@ pub trait Kernels: Portable + Sized + Copy {
         not(all(target_feature = "avx2", target_feature = "fma"))
     ))]
     fn rt2_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// The AVX2 kernel of `a + b` (`op` 0), `a * b` (1) or `a / b` (2) in a build whose target
+    /// has AVX2 and FMA (but not AVX-512), without asking which path runs: for the operations
+    /// once `runtime::path::mode` (in `fast_op!`) said the AVX2 path does.
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "fma",
+        not(target_feature = "avx512f")
+    ))]
+    fn native4(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
     /// Zero.
     fn zero_lane() -> Self;
 }
@@ -190,11 +200,11 @@ macro_rules! route {
 /// [`mode`](crate::runtime::path::mode) says, returns from the operation the run-time AVX-512
 /// kernel with its fused pre-test (the hit taking the slow path `$hit`, a closure of the result
 /// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
-/// alone (`/` skips this part: see `div4`); then, in a build without AVX2 and FMA, the same
-/// with the run-time AVX2 kernels; goes on to the operation's other paths where the portable
-/// path runs. A macro, not a function: as a helper returning an `Option` it made the compiler
-/// keep the `f32` sum's running value in memory (docs/performance.md, "Measurements behind the
-/// kernels' forms").
+/// alone (`/` skips this part: see `div4`); then the same with the AVX2 kernels: the run-time
+/// ones in a build without AVX2 and FMA, the build's own with the pre-tests of `ops::checks`
+/// in one with them; goes on to the operation's other paths where neither runs. A macro, not a
+/// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's
+/// running value in memory (docs/performance.md, "Measurements behind the kernels' forms").
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! fast_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
@@ -239,6 +249,27 @@ macro_rules! fast_op {
                 return Stochastic {
                     v: T::rt2_alone($op, $a.v, $b.v, $dir),
                 };
+            }
+        }
+        // The AVX2 path of a build whose target has AVX2 and FMA, from the same bits: its
+        // kernel, then the checks' pre-test (`ops::arith::native_hit`) where they are wanted.
+        // One test of the word in place of the mask and the run-time AVX-512 path's flag,
+        // which the path below asks twice (docs/performance.md).
+        #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
+        {
+            use crate::runtime::path::{mode_bit2, MODE_COLLAPSE};
+            if mode & (mode_bit2($op, true) | mode_bit2($op, false)) != 0 {
+                let $r = Stochastic {
+                    v: T::native4($op, $a.v, $b.v, $dir),
+                };
+                if mode & mode_bit2($op, true) != 0
+                    && !$exact
+                    && native_hit($op, $a, $b, $r, mode & MODE_COLLAPSE != 0)
+                {
+                    hit_is_rare();
+                    return $hit;
+                }
+                return $r;
             }
         }
     };
@@ -436,6 +467,23 @@ macro_rules! dispatch {
                     0 => v::$add(a, b, dir),
                     1 => v::$mul(a, b, dir),
                     _ => v::$div(a, b, dir),
+                }
+            })
+        }
+        #[cfg(all(
+            target_arch = "x86_64",
+            target_feature = "avx2",
+            target_feature = "fma",
+            not(target_feature = "avx512f")
+        ))]
+        #[inline(always)]
+        fn native4(op: u8, a: $l, b: $l, dir: u32) -> $l {
+            // SAFETY: the target has AVX2 and FMA (checked at compile time above).
+            $l(unsafe {
+                match op {
+                    0 => x86::avx2::$add(a.0, b.0, dir),
+                    1 => x86::avx2::$mul(a.0, b.0, dir),
+                    _ => x86::avx2::$div(a.0, b.0, dir),
                 }
             })
         }

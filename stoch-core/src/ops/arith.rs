@@ -52,6 +52,31 @@ macro_rules! checked_op {
     }};
 }
 
+/// The pre-test of the checks of `r = a + b` (`op` 0), `a · b` (1) or `a / b` (2) on the AVX2
+/// path of a build whose target has AVX2 and FMA, for `fast_op!`: [`add_pretest`] at the
+/// configured cancellation level (`collapse_on`: whether collapses are detected), or the noise
+/// pre-tests of [`check_mul`] and [`check_div`].
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(target_feature = "avx512f")
+))]
+#[inline(always)]
+fn native_hit<T: StochFloat>(
+    op: u8,
+    a: Stochastic<T>,
+    b: Stochastic<T>,
+    r: Stochastic<T>,
+    collapse_on: bool,
+) -> bool {
+    match op {
+        0 => add_pretest(&a, &b, &r, T::cancel_factor(), collapse_on),
+        1 => maybe_noise2(&a, &r),
+        _ => maybe_noise2(&b, &r),
+    }
+}
+
 /// `a + b` (`b` negated for a difference) with random rounding and the checks of
 /// [`check_add`]. The detection mask is read before the kernel runs, so that with cancellation
 /// and collapse detection off the operation is the kernel alone, with no branch after it

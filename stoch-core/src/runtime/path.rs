@@ -220,21 +220,22 @@ pub(crate) const fn mode_bit(op: u8, fused: bool) -> u16 {
     1 << (2 * op + if fused { 0 } else { 1 })
 }
 
-/// The same on the run-time AVX2 kernels.
+/// The same on the AVX2 kernels: the run-time ones, or the build's own where its target has
+/// AVX2 and FMA.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 #[inline(always)]
 pub(crate) const fn mode_bit2(op: u8, fused: bool) -> u16 {
     mode_bit(op, fused) << 8
 }
 
-/// The bits of [`Tables::mode`] that the run-time AVX2 kernels set, one of each operation's
-/// two at a time.
+/// The bits of [`Tables::mode`] that the AVX2 kernels set, one of each operation's two at a
+/// time.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 #[cfg_attr(all(target_feature = "avx2", target_feature = "fma"), allow(dead_code))]
 pub(crate) const RT2_BITS: u16 = 0x3f00;
 
-/// The bit of [`Tables::mode`] set when collapse detection is on (the run-time AVX2 kernels'
-/// pre-tests ask).
+/// The bit of [`Tables::mode`] set when collapse detection is on (the AVX2 kernels' pre-tests
+/// ask).
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 pub(crate) const MODE_COLLAPSE: u16 = 1 << 14;
 
@@ -247,8 +248,7 @@ pub(crate) const MODE_COLLAPSE: u16 = 1 << 14;
 pub(crate) fn set_mode() {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let avx2 = CHOSEN.load(Ordering::Relaxed) == Path::Avx2 as u8 + 1
-        && !cfg!(all(target_feature = "avx2", target_feature = "fma"));
+    let avx2 = CHOSEN.load(Ordering::Relaxed) == Path::Avx2 as u8 + 1;
     let mode = mode_for(
         TABLES.on.load(Ordering::Relaxed),
         avx2,
@@ -261,8 +261,8 @@ pub(crate) fn set_mode() {
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 const RT2_BUILT: bool = !cfg!(all(target_feature = "avx2", target_feature = "fma"));
 
-/// [`Tables::mode`] where the run-time AVX-512 kernels run (`on`), or the run-time AVX2 ones
-/// (`avx2`), or neither, for detection mask `mask`: `+` is checked when cancellation or
+/// [`Tables::mode`] where the run-time AVX-512 kernels run (`on`), or the AVX2 ones (`avx2`:
+/// the run-time ones, or the build's own where its target has AVX2 and FMA), or neither, for detection mask `mask`: `+` is checked when cancellation or
 /// collapse detection is on, `*` when multiplication or collapse detection is, `/` when
 /// division or collapse detection is. On the run-time AVX-512 path `/` runs the AVX2 kernels
 /// (the assembly ones where the build has them; see `crate::arch`'s `fast_op!`).

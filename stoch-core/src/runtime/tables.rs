@@ -108,8 +108,9 @@ pub(crate) struct Tables {
     /// What `+`, `*` and `/` run (builds without AVX-512): for operation `op` (0, 1, 2), bit
     /// `2·op` set when the kernels below run with their fused pre-test, bit `2·op + 1` when
     /// they run alone (the operation's checks are off), bits `8 + 2·op` and `9 + 2·op` the same
-    /// for the run-time AVX2 kernels (`/` runs them on the run-time AVX-512 path too), and bit
-    /// 14 when collapse detection is on; no bit of `op` when the portable path runs
+    /// for the AVX2 kernels (the run-time ones, which `/` runs on the run-time AVX-512 path
+    /// too, or those of a build whose target has AVX2 and FMA), and bit 14 when collapse
+    /// detection is on where they run; no bit of `op` when the portable path runs
     /// ([`mode_bit`]). One word that the operations test first, in place of the
     /// configuration's mask and the paths' flags: one load from an address the loop keeps
     /// anyway, where each flag was a load from the global offset table and another.
