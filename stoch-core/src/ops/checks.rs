@@ -59,7 +59,8 @@ pub(super) fn check_add<T: StochFloat>(
 ///   where the target has AVX2: fewer floating-point instructions than the sum of the samples'
 ///   distances, and the checked loops wait on the floating-point pipes).
 ///
-/// An `f64` sum in a build with AVX-512 (F, DQ and VL) takes [`add_pre64_avx512`] instead.
+/// An `f64` sum in a build with AVX2 and FMA takes the same test in one comparison of vector
+/// lanes instead ([`add_pre64_avx512`] with AVX-512 F, DQ and VL).
 #[inline(always)]
 pub(super) fn add_pretest<T: StochFloat>(
     a: &Stochastic<T>,
@@ -70,9 +71,8 @@ pub(super) fn add_pretest<T: StochFloat>(
 ) -> bool {
     #[cfg(all(
         target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512dq",
-        target_feature = "avx512vl"
+        target_feature = "avx2",
+        target_feature = "fma"
     ))]
     if let Some(hit) = vector::add_pre(a, b, r, factor, collapse_on) {
         return hit;

@@ -228,6 +228,70 @@ pub(super) mod vector {
         Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
     }
 
+    /// The pre-test of [`check_add`](super::check_add) for an `f64` sum `r = a + b` with AVX2
+    /// and FMA but not AVX-512: the comparison of [`add_pre64_avx512`](super::add_pre64_avx512)
+    /// (`|r₀|` against `[F·m, min(m, 42·|r₁ − r₀|), min(m, 42·|r₂ − r₀|)]`, the same roundings
+    /// as the portable test, and a NaN sample `rᵢ` passing where `|r₀| < m`) from AVX2's
+    /// `max`, `min` and a blend: one `movmsk` and one branch where the separate tests took
+    /// scalar comparisons and two (docs/performance.md). An `f32` sum the same in `f64`, as
+    /// its noise test computes, `F·m` rounded in `f32` as the portable test does.
+    #[cfg(not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    )))]
+    #[inline(always)]
+    pub(crate) fn add_pre<T: StochFloat>(
+        a: &Stochastic<T>,
+        b: &Stochastic<T>,
+        r: &Stochastic<T>,
+        factor: T,
+        collapse_on: bool,
+    ) -> Option<bool> {
+        // SAFETY: AVX2 is enabled for this target (module cfg).
+        let (r, m, fm) = unsafe {
+            if is64::<T>() {
+                let (a, b) = (r64(a), r64(b));
+                // m = max(|a₀|, |b₀|), `b₀` where either is NaN, as the portable test's choice.
+                let abs = _mm_castsi128_pd(_mm_set1_epi64x(i64::MAX));
+                let m = _mm_max_sd(
+                    _mm_and_pd(_mm256_castpd256_pd128(a), abs),
+                    _mm_and_pd(_mm256_castpd256_pd128(b), abs),
+                );
+                (r64(r), m, _mm_mul_sd(m, _mm_set_sd(factor.to_f64())))
+            } else if is32::<T>() {
+                let (a, b) = (r32(a), r32(b));
+                let abs = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
+                let m = _mm_max_ss(_mm_and_ps(a, abs), _mm_and_ps(b, abs));
+                let fm = _mm_mul_ss(m, _mm_set_ss(factor.to_f64() as f32));
+                let zero = _mm_setzero_pd();
+                (
+                    _mm256_cvtps_pd(r32(r)),
+                    _mm_cvtss_sd(zero, m),
+                    _mm_cvtss_sd(zero, fm),
+                )
+            } else {
+                return None;
+            }
+        };
+        // SAFETY: as above.
+        let k = unsafe {
+            let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+            let x = _mm256_permute4x64_pd::<0>(r);
+            let d42 = _mm256_and_pd(
+                _mm256_mul_pd(_mm256_sub_pd(r, x), _mm256_set1_pd(SPREAD_FACTOR)),
+                abs,
+            );
+            // `min` returns its second operand, m, where 42·|rᵢ − r₀| is NaN.
+            let v = _mm256_blend_pd::<0b0001>(
+                _mm256_min_pd(d42, _mm256_broadcastsd_pd(m)),
+                _mm256_castpd128_pd256(fm),
+            );
+            _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_and_pd(x, abs), v))
+        };
+        Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
+    }
+
     /// [`exact_product`](super::exact_product) on the register of two `f32` values. The
     /// magnitude test multiplies the `x` samples in `f64`, where the product of two `f32`
     /// values is never subnormal: in `f32`, a product with a subnormal operand or result takes
