@@ -1,5 +1,7 @@
 use super::arith::*;
 use super::checks::*;
+#[cfg(target_arch = "x86_64")]
+use super::pretest::add_pre64_avx512;
 #[cfg(all(
     target_arch = "x86_64",
     not(all(target_feature = "avx2", target_feature = "fma"))
@@ -293,9 +295,20 @@ struct Fused<T: 'static> {
     native_add: NativeAdd<T>,
 }
 
-/// [`add_pre64_avx512`] on arrays, with the collapse lanes kept or not as in `check_add`; in a
-/// build with AVX2 and FMA but not AVX-512, the AVX2 form that build runs.
+/// [`add_pre64_avx512`] on arrays, with the collapse lanes kept or not as in `check_add`.
 #[cfg(target_arch = "x86_64")]
+#[cfg_attr(
+    all(
+        target_feature = "avx2",
+        target_feature = "fma",
+        not(all(
+            target_feature = "avx512f",
+            target_feature = "avx512dq",
+            target_feature = "avx512vl"
+        ))
+    ),
+    allow(dead_code)
+)]
 fn native_add64(
     a: [f64; 4],
     b: [f64; 4],
@@ -303,79 +316,36 @@ fn native_add64(
     factor: f64,
     collapse_on: bool,
 ) -> Option<bool> {
-    #[cfg(all(
-        target_feature = "avx2",
-        target_feature = "fma",
-        not(all(
-            target_feature = "avx512f",
-            target_feature = "avx512dq",
-            target_feature = "avx512vl"
-        ))
-    ))]
-    {
-        use crate::arch::Kernels;
-        let s = |x: [f64; 4]| crate::Stochastic::<f64> { v: f64::load(x) };
-        super::pretest::vector::add_pre(&s(a), &s(b), &s(r), factor, collapse_on)
-    }
-    #[cfg(not(all(
-        target_feature = "avx2",
-        target_feature = "fma",
-        not(all(
-            target_feature = "avx512f",
-            target_feature = "avx512dq",
-            target_feature = "avx512vl"
-        ))
-    )))]
-    {
-        use super::pretest::add_pre64_avx512;
-        use core::arch::x86_64::__m256d;
-        let v = |x: [f64; 4]| {
-            // SAFETY: 32 bytes of plain data.
-            unsafe { core::mem::transmute::<[f64; 4], __m256d>(x) }
-        };
-        // SAFETY: the caller checked that the processor has AVX-512F, DQ and VL.
-        let k = unsafe { add_pre64_avx512(v(a), v(b), v(r), factor) };
-        Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
-    }
+    use core::arch::x86_64::__m256d;
+    let v = |x: [f64; 4]| {
+        // SAFETY: 32 bytes of plain data.
+        unsafe { core::mem::transmute::<[f64; 4], __m256d>(x) }
+    };
+    // SAFETY: the caller checked that the processor has AVX-512F, DQ and VL.
+    let k = unsafe { add_pre64_avx512(v(a), v(b), v(r), factor) };
+    Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
 }
 
-/// The pre-test of an `f32` sum that a build with AVX2 and FMA but not AVX-512 runs, on
-/// arrays; `None` in other builds.
-#[cfg(target_arch = "x86_64")]
-fn native_add32(
-    a: [f32; 4],
-    b: [f32; 4],
-    r: [f32; 4],
+/// The pre-test of a sum that a build with AVX2 and FMA but not AVX-512 runs, on arrays.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))
+))]
+fn avx2_add<T: StochFloat>(
+    a: [T; 4],
+    b: [T; 4],
+    r: [T; 4],
     factor: f64,
     collapse_on: bool,
 ) -> Option<bool> {
-    #[cfg(all(
-        target_feature = "avx2",
-        target_feature = "fma",
-        not(all(
-            target_feature = "avx512f",
-            target_feature = "avx512dq",
-            target_feature = "avx512vl"
-        ))
-    ))]
-    {
-        use crate::arch::Kernels;
-        let s = |x: [f32; 4]| crate::Stochastic::<f32> { v: f32::load(x) };
-        super::pretest::vector::add_pre(&s(a), &s(b), &s(r), factor as f32, collapse_on)
-    }
-    #[cfg(not(all(
-        target_feature = "avx2",
-        target_feature = "fma",
-        not(all(
-            target_feature = "avx512f",
-            target_feature = "avx512dq",
-            target_feature = "avx512vl"
-        ))
-    )))]
-    {
-        let _ = (a, b, r, factor, collapse_on);
-        None
-    }
+    let s = |x: [T; 4]| crate::Stochastic::<T> { v: T::load(x) };
+    super::pretest::vector::add_pre(&s(a), &s(b), &s(r), T::from_f64(factor), collapse_on)
 }
 
 /// The run-time AVX-512 path's `f64` sum pre-test at its bounds (see `rt512::SumBounds`):
@@ -441,6 +411,27 @@ fn fused_pretests_answer_as_the_portable_ones() {
     ) {
         return;
     }
+    // The native build's pre-test of a sum: the AVX2 form where the build runs it.
+    #[cfg(all(
+        target_feature = "avx2",
+        target_feature = "fma",
+        not(all(
+            target_feature = "avx512f",
+            target_feature = "avx512dq",
+            target_feature = "avx512vl"
+        ))
+    ))]
+    let (add64, add32): (NativeAdd<f64>, NativeAdd<f32>) = (avx2_add::<f64>, avx2_add::<f32>);
+    #[cfg(not(all(
+        target_feature = "avx2",
+        target_feature = "fma",
+        not(all(
+            target_feature = "avx512f",
+            target_feature = "avx512dq",
+            target_feature = "avx512vl"
+        ))
+    )))]
+    let (add64, add32): (NativeAdd<f64>, NativeAdd<f32>) = (native_add64, |_, _, _, _, _| None);
     let seed = test_seed(0x00f0_5ed0);
     check_fused::<f64>(
         seed,
@@ -451,7 +442,7 @@ fn fused_pretests_answer_as_the_portable_ones() {
                 |a, b, d, t, _, _| mul_pre_f64(a, b, d, t),
                 |a, b, d, t, _, _| div_pre_f64(a, b, d, t),
             ],
-            native_add: native_add64,
+            native_add: add64,
         },
     );
     check_fused::<f32>(
@@ -463,7 +454,7 @@ fn fused_pretests_answer_as_the_portable_ones() {
                 |a, b, d, t, _, _| mul_pre_f32(a, b, d, t),
                 |a, b, d, t, _, _| div_pre_f32(a, b, d, t),
             ],
-            native_add: native_add32,
+            native_add: add32,
         },
     );
 }
