@@ -478,6 +478,14 @@ unsafe fn finite32(v: __m128) -> bool {
     }
 }
 
+/// The `f32` result `r` (its flags lane in) moved one unit where its error, the `f64` lanes
+/// `e` (exact, of the error's sign), points the way `dir` draws: the tiny operands' step.
+#[inline(always)]
+unsafe fn step32_wide(r: __m128, e: __m256d, dir: u32) -> __m128 {
+    // SAFETY: AVX2.
+    unsafe { step32(r, narrow(beyond64_num(e, dsign64(dir))), dsign32(dir)) }
+}
+
 /// `p = RN(a·b)` randomly rounded where some lane is out of [`mul_f32`]'s range: with finite
 /// operands, in `f64`, where the product of two `f32` samples and its error `a·b − p` are exact
 /// whatever their size (below 2^-100, subnormal, underflowed to zero, or overflowed to ±∞);
@@ -491,11 +499,7 @@ unsafe fn tiny_mul32(va: __m128, vb: __m128, p: __m128, dir: u32) -> __m128 {
             return slow32(portable::mul, va, vb, dir);
         }
         let e = _mm256_fmsub_pd(_mm256_cvtps_pd(va), _mm256_cvtps_pd(vb), _mm256_cvtps_pd(p));
-        step32(
-            with_flags32(p, va, vb),
-            narrow(beyond64_num(e, dsign64(dir))),
-            dsign32(dir),
-        )
+        step32_wide(with_flags32(p, va, vb), e, dir)
     }
 }
 
@@ -745,12 +749,7 @@ unsafe fn tiny_div32(va: __m128, vb: __m128, q: __m128, dir: u32) -> __m128 {
         }
         let b = _mm256_cvtps_pd(vb);
         let rem = _mm256_fnmadd_pd(_mm256_cvtps_pd(q), b, _mm256_cvtps_pd(va));
-        let e = _mm256_xor_pd(rem, sign64(b));
-        step32(
-            with_flags32(q, va, vb),
-            narrow(beyond64_num(e, dsign64(dir))),
-            dsign32(dir),
-        )
+        step32_wide(with_flags32(q, va, vb), _mm256_xor_pd(rem, sign64(b)), dir)
     }
 }
 
@@ -767,11 +766,7 @@ unsafe fn tiny_sqrt32(va: __m128, q: __m128, dir: u32) -> __m128 {
         }
         let q64 = _mm256_cvtps_pd(q);
         let e = _mm256_fnmadd_pd(q64, q64, _mm256_cvtps_pd(va));
-        step32(
-            _mm_blend_ps::<0b1000>(q, va),
-            narrow(beyond64_num(e, dsign64(dir))),
-            dsign32(dir),
-        )
+        step32_wide(_mm_blend_ps::<0b1000>(q, va), e, dir)
     }
 }
 

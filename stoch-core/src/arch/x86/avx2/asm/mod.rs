@@ -537,7 +537,7 @@ pub(crate) unsafe fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
     }
     if g & 0b0111 != 0 {
         super::rare();
-        let (mut r, finite) = tiny_mul32(va, vb, dir);
+        let (mut r, finite) = tiny_mul32(va, vb, p, dir);
         if finite & 0b0111 != 0b0111 {
             r = v32(slow(move || portable::mul(a, b, dir)));
             in_registers(&mut r);
@@ -564,11 +564,26 @@ pub(crate) unsafe fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
     a32(r)
 }
 
-/// `f32` lanes: `a · b` randomly rounded in `f64`, where the product of two samples and its
-/// error `a·b − p` are exact whatever their size (below the tiny bound, subnormal, underflowed
-/// to zero, or overflowed to ±∞), into `{r}`; the lanes where both operands are finite in
-/// `{g}`. The high half of an `f64` error carries its sign and is zero only where the error is
-/// ±0, so [`points!`]'s integer comparison reads it in place of an `f32` error.
+/// `f32` lanes: the result `{s}` moved one unit where its error points the drawn way, into
+/// `{r}`, the error given as `f64` lanes in `$lo` (lanes 0, 1) and `$hi` (2, 3). The high half
+/// of an `f64` error carries its sign and is zero only where the error is ±0, so
+/// [`points!`]'s integer comparison reads it in place of an `f32` error.
+#[rustfmt::skip]
+macro_rules! wide_step {
+    ($lo:literal, $hi:literal) => {
+        concat!(
+            "vshufps {t}, {", $lo, "}, {", $hi, "}, 0xdd\n",
+            "vxorps {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vpcmpgtd {t}, {t}, xmmword ptr [{tab} + ", at!(zero), "]\n",
+            step!("vpcmpgtd", "vpsubd"),
+        )
+    };
+}
+
+/// `f32` lanes: the product `{s}` of `{a}` and `{b}` randomly rounded in `f64`, where the
+/// product of two samples and its error `a·b − p` are exact whatever their size (below the
+/// tiny bound, subnormal, underflowed to zero, or overflowed to ±∞), into `{r}`; the lanes
+/// where both operands are finite in `{g}`.
 #[rustfmt::skip]
 macro_rules! tiny_mul32_text {
     () => {
@@ -579,7 +594,6 @@ macro_rules! tiny_mul32_text {
             "vcmpps {u}, {u}, xmmword ptr [{tab} + ", at!(inf), "], 0x11\n",
             "vandps {t}, {t}, {u}\n",
             "vmovmskps {g:e}, {t}\n",
-            "vmulps {s}, {a}, {b}\n",
             "vcvtps2pd {x}, {a}\n",
             "vcvtps2pd {y}, {b}\n",
             "vcvtps2pd {w}, {s}\n",
@@ -591,19 +605,17 @@ macro_rules! tiny_mul32_text {
             "vmovhlps {u}, {s}, {s}\n",
             "vcvtps2pd {u}, {u}\n",
             "vfmsub213pd {y}, {w}, {u}\n",
-            "vshufps {t}, {x}, {y}, 0xdd\n",
-            "vxorps {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vpcmpgtd {t}, {t}, xmmword ptr [{tab} + ", at!(zero), "]\n",
-            step!("vpcmpgtd", "vpsubd"),
+            wide_step!("x", "y"),
             "vorps {f}, {a}, {b}\n",
             "vblendps {r}, {r}, {f}, 8\n",
         )
     };
 }
 
-/// [`tiny_mul32_text`]: the product and the lanes whose operands are finite (`movmsk`).
+/// [`tiny_mul32_text`] for the product `p = RN(a·b)`: the result and the lanes whose operands
+/// are finite (`movmsk`).
 #[inline(always)]
-fn tiny_mul32(a: __m128, b: __m128, dir: u32) -> (__m128, u32) {
+fn tiny_mul32(a: __m128, b: __m128, p: __m128, dir: u32) -> (__m128, u32) {
     let r: __m128;
     let g: u32;
     // SAFETY: the processor has AVX and FMA (the callers' contract); the assembly reads the
@@ -614,8 +626,8 @@ fn tiny_mul32(a: __m128, b: __m128, dir: u32) -> (__m128, u32) {
             tiny_mul32_text!(),
             a = in(xmm_reg) a,
             b = in(xmm_reg) b,
+            s = in(xmm_reg) p,
             r = out(xmm_reg) r,
-            s = out(xmm_reg) _,
             t = out(xmm_reg) _,
             u = out(xmm_reg) _,
             w = out(xmm_reg) _,
@@ -988,7 +1000,7 @@ pub(crate) unsafe fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
     }
     if g & 0b0111 != 0 {
         super::rare();
-        let (mut r, ok) = tiny_sqrt32(va, dir);
+        let (mut r, ok) = tiny_sqrt32(va, q, dir);
         if ok & 0b0111 != 0b0111 {
             r = v32(slow(move || portable::sqrt(a, dir)));
             in_registers(&mut r);
@@ -1015,9 +1027,9 @@ pub(crate) unsafe fn sqrt_f32(a: [f32; 4], dir: u32) -> [f32; 4] {
     a32(r)
 }
 
-/// `f32` lanes: `√a` randomly rounded in `f64`, where the remainder `a − q²` of `q = RN(√a)`
-/// is exact whatever the radicand's size and has the error's sign, into `{r}`; the lanes whose
-/// radicand is finite and not below zero in `{g}`. The sign read as in [`tiny_mul32_text`].
+/// `f32` lanes: the root `{s}` of `{a}` randomly rounded in `f64`, where the remainder
+/// `a − q²` of `q = RN(√a)` is exact whatever the radicand's size and has the error's sign,
+/// into `{r}`; the lanes whose radicand is finite and not below zero in `{g}`.
 #[rustfmt::skip]
 macro_rules! tiny_sqrt32_text {
     () => {
@@ -1027,7 +1039,6 @@ macro_rules! tiny_sqrt32_text {
             "vcmpps {u}, {u}, xmmword ptr [{tab} + ", at!(inf), "], 0x11\n",
             "vandps {t}, {t}, {u}\n",
             "vmovmskps {g:e}, {t}\n",
-            "vsqrtps {s}, {a}\n",
             "vcvtps2pd {x}, {s}\n",
             "vcvtps2pd {y}, {a}\n",
             "vfnmadd231pd {y}, {x}, {x}\n",
@@ -1036,18 +1047,16 @@ macro_rules! tiny_sqrt32_text {
             "vmovhlps {w}, {a}, {a}\n",
             "vcvtps2pd {w}, {w}\n",
             "vfnmadd231pd {w}, {u}, {u}\n",
-            "vshufps {t}, {y}, {w}, 0xdd\n",
-            "vxorps {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            "vpcmpgtd {t}, {t}, xmmword ptr [{tab} + ", at!(zero), "]\n",
-            step!("vpcmpgtd", "vpsubd"),
+            wide_step!("y", "w"),
             "vblendps {r}, {r}, {a}, 8\n",
         )
     };
 }
 
-/// [`tiny_sqrt32_text`]: the root and the lanes whose radicand it takes (`movmsk`).
+/// [`tiny_sqrt32_text`] for the root `q = RN(√a)`: the result and the lanes whose radicand it
+/// takes (`movmsk`).
 #[inline(always)]
-fn tiny_sqrt32(a: __m128, dir: u32) -> (__m128, u32) {
+fn tiny_sqrt32(a: __m128, q: __m128, dir: u32) -> (__m128, u32) {
     let r: __m128;
     let g: u32;
     // SAFETY: as in `tiny_mul32`.
@@ -1055,8 +1064,8 @@ fn tiny_sqrt32(a: __m128, dir: u32) -> (__m128, u32) {
         asm!(
             tiny_sqrt32_text!(),
             a = in(xmm_reg) a,
+            s = in(xmm_reg) q,
             r = out(xmm_reg) r,
-            s = out(xmm_reg) _,
             t = out(xmm_reg) _,
             u = out(xmm_reg) _,
             w = out(xmm_reg) _,
