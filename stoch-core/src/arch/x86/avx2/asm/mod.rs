@@ -157,6 +157,16 @@ macro_rules! at {
     };
 }
 
+/// Puts the next instruction, the switch to rounding upward, at the start of a 32-byte block,
+/// where the switches and the operation between them fit: on AMD's Zen 3, a loop was many times
+/// slower where a switch lay in the last bytes of a 64-byte line and the operation after it
+/// crossed into the next (docs/performance.md). The padding costs a few no-ops per kernel.
+macro_rules! align_switch {
+    () => {
+        ".p2align 5\n"
+    };
+}
+
 /// MXCSR's default word: every exception masked, rounding to nearest, no flush to zero.
 pub(crate) const MXCSR_DEFAULT: u32 = 0x1f80;
 
@@ -691,6 +701,7 @@ macro_rules! binary64 {
                         "vmovapd {dh}, xmmword ptr [{tab} + {off} + ", at!(dsign), " + 16]\n",
                         flip_in!($flip, "d", "al", "bl", "dl", "xl", "yl"),
                         flip_in!($flip, "d", "ah", "bh", "dh", "xh", "yh"),
+                        align_switch!(),
                         "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
                         $op, "d {xl}, {xl}, {", flipped_b!($flip, "bl", "yl"), "}\n",
                         $op, "d {xh}, {xh}, {", flipped_b!($flip, "bh", "yh"), "}\n",
@@ -739,6 +750,7 @@ macro_rules! binary32 {
                     concat!(
                         "vmovaps {d}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
                         flip_in!($flip, "s", "a", "b", "d", "x", "y"),
+                        align_switch!(),
                         "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
                         $op, "s {x}, {x}, {", flipped_b!($flip, "b", "y"), "}\n",
                         "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
@@ -838,6 +850,7 @@ pub(crate) unsafe fn fma_f64(a: [f64; 4], b: [f64; 4], c: [f64; 4], dir: u32) ->
                 "vxorpd {xh}, {ah}, {dh}\n",
                 "vxorpd {yl}, {cl}, {dl}\n",
                 "vxorpd {yh}, {ch}, {dh}\n",
+                align_switch!(),
                 "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
                 "vfmadd213pd {xl}, {bl}, {yl}\n",
                 "vfmadd213pd {xh}, {bh}, {yh}\n",
@@ -886,6 +899,7 @@ pub(crate) unsafe fn fma_f32(a: [f32; 4], b: [f32; 4], c: [f32; 4], dir: u32) ->
                 "vmovaps {d}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
                 "vxorps {x}, {a}, {d}\n",
                 "vxorps {y}, {c}, {d}\n",
+                align_switch!(),
                 "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
                 "vfmadd213ps {x}, {b}, {y}\n",
                 "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
