@@ -179,7 +179,8 @@ impl<T: StochFloat> Stochastic<T> {
     /// assert!(r.samples().iter().all(|s| (s - 2f64.sqrt()).abs() <= f64::EPSILON * 2.0));
     /// ```
     #[track_caller]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     #[must_use]
     pub fn sqrt(self) -> Self {
         let r = Self {

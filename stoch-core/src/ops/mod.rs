@@ -5,6 +5,11 @@
 //! [`arith`] runs each operation's kernel (through the one dispatch point, [`crate::arch`]) and
 //! its checks' pre-test; [`checks`] holds the checks and their out-of-line slow paths;
 //! [`pretest`] the pre-tests' vector forms, one module per instruction set.
+//!
+//! The operators are `inline(always)` where `debug_assertions` are off (release builds) and
+//! `inline` where they are on: inlined into a build without optimisations, every operation
+//! kept its own stack slots for all its paths, and a function with many operations (an
+//! unrolled library loop) overflowed a thread's stack.
 
 use core::iter::{Product, Sum};
 use core::ops::SubAssign;
@@ -32,7 +37,8 @@ pub(crate) use checks::{check_collapse, maybe_noise};
 
 impl<T: StochFloat> Stochastic<T> {
     /// `self + rhs` with random rounding and no instability check.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn raw_add(self, rhs: Self) -> Self {
         Self {
             v: T::add4(self.v, rhs.v, rng::dir2()),
@@ -40,13 +46,15 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// `self − rhs` with random rounding and no instability check.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn raw_sub(self, rhs: Self) -> Self {
         self.raw_add(-rhs)
     }
 
     /// `self · rhs` with random rounding and no instability check.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn raw_mul(self, rhs: Self) -> Self {
         Self {
             v: T::mul4(self.v, rhs.v, rng::dir2()),
@@ -54,21 +62,24 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// `self / rhs` with random rounding and no instability check.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn raw_div(self, rhs: Self) -> Self {
         Self {
             v: T::div4(self.v, rhs.v, rng::dir2()),
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn from_parts_raw(s: [T; 3], flags: u8) -> Self {
         Self::from_parts(s, crate::Flags::from_bits(flags))
     }
 
     /// Adds `kind` to the flags and records it at `loc`, out of line through the trampoline
     /// (`runtime::cold`), so that a loop with the check inlined keeps its values in registers.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn flag(
         self,
         kind: Instability,
@@ -80,7 +91,8 @@ impl<T: StochFloat> Stochastic<T> {
     }
 
     /// This value with `bits` ORed into its flags.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn or_flags(self, bits: u8) -> Self {
         self.with_fl(self.fl() | bits)
     }
@@ -98,7 +110,8 @@ impl<T: StochFloat> Stochastic<T> {
     /// assert!(r.mean().abs() < 1e-16);
     /// ```
     #[track_caller]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     #[must_use]
     pub fn mul_add(self, a: Self, b: Self) -> Self {
         let r = Self {
@@ -167,7 +180,8 @@ impl<T: StochFloat> Add for Stochastic<T> {
     /// Cancellation when the result lost `cancel_level` digits; an accuracy collapse when two
     /// significant operands give a computed zero.
     #[track_caller]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn add(self, rhs: Self) -> Self {
         add_op(self, rhs, false, false, Location::caller())
     }
@@ -181,7 +195,8 @@ impl<T: StochFloat> Sub for Stochastic<T> {
     ///
     /// As [`Add`].
     #[track_caller]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn sub(self, rhs: Self) -> Self {
         add_op(self, -rhs, false, true, Location::caller())
     }
@@ -196,7 +211,8 @@ impl<T: StochFloat> Mul for Stochastic<T> {
     /// Multiplication, when both operands are numerical noise; an accuracy collapse when two
     /// significant operands give numerical noise.
     #[track_caller]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn mul(self, rhs: Self) -> Self {
         mul_op(self, rhs, Location::caller())
     }
@@ -212,7 +228,8 @@ impl<T: StochFloat> Div for Stochastic<T> {
     /// by zero and is not counted); an accuracy collapse when two significant operands give
     /// numerical noise.
     #[track_caller]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn div(self, rhs: Self) -> Self {
         div_op(self, rhs, Location::caller())
     }
@@ -269,19 +286,22 @@ macro_rules! forward_binop {
         impl<T: StochFloat> $imp<&Stochastic<T>> for Stochastic<T> {
             type Output = Stochastic<T>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn $m(self, rhs: &Stochastic<T>) -> Stochastic<T> { $imp::$m(self, *rhs) }
         }
         impl<T: StochFloat> $imp<Stochastic<T>> for &Stochastic<T> {
             type Output = Stochastic<T>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn $m(self, rhs: Stochastic<T>) -> Stochastic<T> { $imp::$m(*self, rhs) }
         }
         impl<T: StochFloat> $imp<&Stochastic<T>> for &Stochastic<T> {
             type Output = Stochastic<T>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn $m(self, rhs: &Stochastic<T>) -> Stochastic<T> { $imp::$m(*self, *rhs) }
         }
         impl<T: StochFloat, R> $imp_a<R> for Stochastic<T>
@@ -289,7 +309,8 @@ macro_rules! forward_binop {
             Stochastic<T>: $imp<R, Output = Stochastic<T>>,
         {
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn $m_a(&mut self, rhs: R) { *self = $imp::$m(*self, rhs); }
         }
     )*};
@@ -309,7 +330,8 @@ macro_rules! scalar_ops {
         impl Add<$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn add(self, rhs: $t) -> Self::Output {
                 add_op(self, Stochastic::new(rhs), true, false, Location::caller())
             }
@@ -317,7 +339,8 @@ macro_rules! scalar_ops {
         impl Sub<$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn sub(self, rhs: $t) -> Self::Output {
                 add_op(self, Stochastic::new(-rhs), true, true, Location::caller())
             }
@@ -325,7 +348,8 @@ macro_rules! scalar_ops {
         impl Mul<$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn mul(self, rhs: $t) -> Self::Output {
                 check_plain(self, self.raw_mul(Stochastic::new(rhs)), Location::caller())
             }
@@ -333,7 +357,8 @@ macro_rules! scalar_ops {
         impl Div<$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn div(self, rhs: $t) -> Self::Output {
                 check_plain(self, self.raw_div(Stochastic::new(rhs)), Location::caller())
             }
@@ -349,7 +374,8 @@ macro_rules! scalar_ops {
         impl Add<Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn add(self, rhs: Stochastic<$t>) -> Self::Output {
                 rhs + self
             }
@@ -357,7 +383,8 @@ macro_rules! scalar_ops {
         impl Sub<Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn sub(self, rhs: Stochastic<$t>) -> Self::Output {
                 (-rhs) + self
             }
@@ -365,7 +392,8 @@ macro_rules! scalar_ops {
         impl Mul<Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn mul(self, rhs: Stochastic<$t>) -> Self::Output {
                 check_plain(rhs, Stochastic::new(self).raw_mul(rhs), Location::caller())
             }
@@ -373,7 +401,8 @@ macro_rules! scalar_ops {
         impl Div<Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn div(self, rhs: Stochastic<$t>) -> Self::Output {
                 Stochastic::new(self) / rhs
             }
@@ -389,49 +418,57 @@ macro_rules! scalar_ops {
         impl Add<&$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn add(self, rhs: &$t) -> Self::Output { self + *rhs }
         }
         impl Sub<&$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn sub(self, rhs: &$t) -> Self::Output { self - *rhs }
         }
         impl Mul<&$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn mul(self, rhs: &$t) -> Self::Output { self * *rhs }
         }
         impl Div<&$t> for Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn div(self, rhs: &$t) -> Self::Output { self / *rhs }
         }
         impl Add<&Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn add(self, rhs: &Stochastic<$t>) -> Self::Output { self + *rhs }
         }
         impl Sub<&Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn sub(self, rhs: &Stochastic<$t>) -> Self::Output { self - *rhs }
         }
         impl Mul<&Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn mul(self, rhs: &Stochastic<$t>) -> Self::Output { self * *rhs }
         }
         impl Div<&Stochastic<$t>> for $t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn div(self, rhs: &Stochastic<$t>) -> Self::Output { self / *rhs }
         }
     )*};
@@ -448,25 +485,29 @@ macro_rules! scalar_ref_ops {
         impl $imp<$t> for &Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn $m(self, rhs: $t) -> Self::Output { $imp::$m(*self, rhs) }
         }
         impl $imp<&$t> for &Stochastic<$t> {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn $m(self, rhs: &$t) -> Self::Output { $imp::$m(*self, *rhs) }
         }
         impl $imp<Stochastic<$t>> for &$t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn $m(self, rhs: Stochastic<$t>) -> Self::Output { $imp::$m(*self, rhs) }
         }
         impl $imp<&Stochastic<$t>> for &$t {
             type Output = Stochastic<$t>;
             #[track_caller]
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn $m(self, rhs: &Stochastic<$t>) -> Self::Output { $imp::$m(*self, *rhs) }
         }
     )*};

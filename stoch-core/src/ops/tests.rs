@@ -709,3 +709,38 @@ fn reference_and_plain_mixes() {
     let sum: Vec<Stochastic<f32>> = v.iter().map(|a| &z * a + a).collect();
     assert_eq!(sum[1].samples(), [8.0; 3]);
 }
+
+/// Sixty-four operations of every kind written out in one function, the way an unrolled
+/// library loop (nalgebra's dot product) has them.
+#[inline(never)]
+fn many_operations(x: &[crate::Sf64; 8]) -> crate::Sf64 {
+    let mut acc = crate::Sf64::new(0.5);
+    macro_rules! step {
+        ($($i:literal)*) => {$(
+            acc += x[$i] * x[($i + 1) % 8];
+            acc = (acc - x[$i]) / x[($i + 3) % 8];
+            acc = acc.mul_add(x[$i], x[($i + 5) % 8]).sqrt();
+            acc = acc * 0.5 + 1.0;
+        )*};
+    }
+    step!(0 1 2 3 4 5 6 7);
+    acc
+}
+
+/// Each operator is a call of its own in a build without optimisations, so that a function
+/// with many operations keeps one frame per operator call, not one per operation: with every
+/// operation's paths inlined, a frame of nalgebra's unrolled dot product took 1.8 MB in a
+/// debug build, and a test thread's 2 MiB stack overflowed (an AVX2 processor, where the
+/// operators inline the most code). Here: 64 operations on a 512 KiB stack (a stack overflow
+/// aborts the test process).
+#[test]
+fn many_operations_fit_a_small_stack() {
+    let x = core::array::from_fn(|i| crate::Sf64::new(1.0 + i as f64 / 8.0));
+    let r = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || many_operations(&x))
+        .expect("spawn a thread")
+        .join()
+        .expect("the thread ran");
+    assert!(r.mean().is_finite() && r.mean() > 0.0, "{r:?}");
+}
