@@ -297,18 +297,6 @@ struct Fused<T: 'static> {
 
 /// [`add_pre64_avx512`] on arrays, with the collapse lanes kept or not as in `check_add`.
 #[cfg(target_arch = "x86_64")]
-#[cfg_attr(
-    all(
-        target_feature = "avx2",
-        target_feature = "fma",
-        not(all(
-            target_feature = "avx512f",
-            target_feature = "avx512dq",
-            target_feature = "avx512vl"
-        ))
-    ),
-    allow(dead_code)
-)]
 fn native_add64(
     a: [f64; 4],
     b: [f64; 4],
