@@ -314,30 +314,8 @@ fn native_add64(
     Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
 }
 
-/// The pre-test of a sum that a build with AVX2 and FMA but not AVX-512 runs, on arrays.
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx2",
-    target_feature = "fma",
-    not(all(
-        target_feature = "avx512f",
-        target_feature = "avx512dq",
-        target_feature = "avx512vl"
-    ))
-))]
-fn avx2_add<T: StochFloat>(
-    a: [T; 4],
-    b: [T; 4],
-    r: [T; 4],
-    factor: f64,
-    collapse_on: bool,
-) -> Option<bool> {
-    let s = |x: [T; 4]| crate::Stochastic::<T> { v: T::load(x) };
-    super::pretest::vector::add_pre(&s(a), &s(b), &s(r), T::from_f64(factor), collapse_on)
-}
-
-/// The native AVX2 build's sum pre-tests ([`avx2_add`]) where this build is one (its target
-/// has AVX2 and FMA but not AVX-512), `None` elsewhere.
+/// The native AVX2 build's sum pre-tests (`vector::add_pre` on arrays) where this build is one
+/// (its target has AVX2 and FMA but not AVX-512), `None` elsewhere.
 #[cfg(target_arch = "x86_64")]
 fn avx2_native_adds() -> Option<(NativeAdd<f64>, NativeAdd<f32>)> {
     #[cfg(all(
@@ -349,7 +327,19 @@ fn avx2_native_adds() -> Option<(NativeAdd<f64>, NativeAdd<f32>)> {
             target_feature = "avx512vl"
         ))
     ))]
-    return Some((avx2_add::<f64>, avx2_add::<f32>));
+    {
+        fn add<T: StochFloat>(
+            a: [T; 4],
+            b: [T; 4],
+            r: [T; 4],
+            factor: f64,
+            collapse_on: bool,
+        ) -> Option<bool> {
+            let s = |x: [T; 4]| crate::Stochastic::<T> { v: T::load(x) };
+            super::pretest::vector::add_pre(&s(a), &s(b), &s(r), T::from_f64(factor), collapse_on)
+        }
+        return Some((add::<f64>, add::<f32>));
+    }
     #[allow(unreachable_code)]
     None
 }
