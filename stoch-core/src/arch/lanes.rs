@@ -56,7 +56,7 @@ pub type L32 = [f32; 4];
 /// `$to` and `$from`, array `[$t; 4]` to lanes `$l` and back, in constant context: a
 /// reinterpretation of the register `$v` where the lanes are one, the array itself elsewhere.
 macro_rules! conversions {
-    ($to:ident, $from:ident, $t:ty, $l:ident, $v:ty) => {
+    ($to:ident, $from:ident, $neg:ident, $t:ty, $l:ident, $v:ty, $xor:ident) => {
         /// Array to lanes, in constant context.
         #[inline(always)]
         pub const fn $to(a: [$t; 4]) -> $l {
@@ -101,8 +101,49 @@ macro_rules! conversions {
                 v
             }
         }
+
+        /// The samples' signs flipped, the flags lane's bits as they are: one exclusive OR
+        /// with a constant where the lanes are one register (rebuilt from the samples and the
+        /// flag byte, the negation took a dozen instructions before each difference).
+        #[inline(always)]
+        pub fn $neg(v: $l) -> $l {
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            ))]
+            {
+                let signs = $to([-0.0, -0.0, -0.0, 0.0]).0;
+                // SAFETY: AVX is enabled for this target (cfg above).
+                $l(unsafe { core::arch::x86_64::$xor(v.0, signs) })
+            }
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "fma"
+            )))]
+            {
+                [-v[0], -v[1], -v[2], v[3]]
+            }
+        }
     };
 }
 
-conversions!(lanes64, unlanes64, f64, L64, core::arch::x86_64::__m256d);
-conversions!(lanes32, unlanes32, f32, L32, core::arch::x86_64::__m128);
+conversions!(
+    lanes64,
+    unlanes64,
+    neg64,
+    f64,
+    L64,
+    core::arch::x86_64::__m256d,
+    _mm256_xor_pd
+);
+conversions!(
+    lanes32,
+    unlanes32,
+    neg32,
+    f32,
+    L32,
+    core::arch::x86_64::__m128,
+    _mm_xor_ps
+);

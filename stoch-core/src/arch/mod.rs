@@ -24,6 +24,7 @@ pub(crate) mod portable;
 pub(crate) mod x86;
 
 pub use lanes::{lanes32, lanes64, unlanes32, unlanes64, L32, L64};
+use lanes::{neg32, neg64};
 use portable::Portable;
 #[cfg(target_arch = "x86_64")]
 use x86::asm512 as rt512;
@@ -59,6 +60,8 @@ pub trait Kernels: Portable + Sized + Copy {
     fn load(a: [Self; 4]) -> Self::Lanes;
     /// Lanes to array.
     fn store(v: Self::Lanes) -> [Self; 4];
+    /// The samples negated (exact), the flags lane as it is.
+    fn neg4(v: Self::Lanes) -> Self::Lanes;
     /// `a + b`, randomly rounded, on four lanes: samples x, y, z and the flags lane, which
     /// becomes the bitwise OR of the operands' flags lanes.
     fn add4(a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
@@ -284,6 +287,7 @@ macro_rules! dispatch {
         $l:ident,
         $lanes:ident,
         $unl:ident,
+        $neg:ident,
         $add:ident,
         $mul:ident,
         $div:ident,
@@ -317,6 +321,10 @@ macro_rules! dispatch {
         #[inline(always)]
         fn store(v: $l) -> [$t; 4] {
             $unl(v)
+        }
+        #[inline(always)]
+        fn neg4(v: $l) -> $l {
+            $neg(v)
         }
         #[inline(always)]
         fn add4(a: $l, b: $l, dir: u32) -> $l {
@@ -601,6 +609,7 @@ impl Kernels for f64 {
         L64,
         lanes64,
         unlanes64,
+        neg64,
         add_f64,
         mul_f64,
         div_f64,
@@ -626,6 +635,7 @@ impl Kernels for f32 {
         L32,
         lanes32,
         unlanes32,
+        neg32,
         add_f32,
         mul_f32,
         div_f32,

@@ -264,10 +264,10 @@ impl<T: StochFloat> Rem for Stochastic<T> {
 
 impl<T: StochFloat> Neg for Stochastic<T> {
     type Output = Self;
-    /// Exact: every sample changes sign.
+    /// Exact: every sample changes sign; the flags stay.
     #[inline]
     fn neg(self) -> Self {
-        Self::from_parts_raw(self.s().map(|x| -x), self.fl())
+        Self { v: T::neg4(self.v) }
     }
 }
 

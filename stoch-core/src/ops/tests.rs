@@ -724,3 +724,34 @@ fn many_operations_fit_a_small_stack() {
         .expect("the thread ran");
     assert!(r.mean().is_finite() && r.mean() > 0.0, "{r:?}");
 }
+
+/// Negation flips every sample's sign bit (zeros, infinities and NaN included) and keeps the
+/// flags, in both types; a difference is the sum with the negated subtrahend, bit for bit.
+#[test]
+fn negation_flips_samples_and_keeps_flags() {
+    fn case<T: StochFloat>(samples: [T; 3]) {
+        let bits = |x: T| StochFloat::to_f64(x).to_bits();
+        let flags = crate::Flags::EMPTY
+            .with(Instability::Cancellation)
+            .with(Instability::Division);
+        let v = Stochastic::<T>::from_parts(samples, flags);
+        let n = -v;
+        for (s, m) in samples.iter().zip(n.samples()) {
+            assert_eq!(bits(m) ^ bits(*s), 1 << 63, "{s:?} -> {m:?}");
+        }
+        assert_eq!(n.flags(), flags, "{samples:?}");
+        assert_eq!((-n).samples().map(bits), samples.map(bits));
+        let a = Stochastic::<T>::from_samples(samples.map(|x| x + x));
+        crate::seed(7);
+        let d = a - v;
+        crate::seed(7);
+        let s = a + n;
+        assert_eq!(d.samples().map(bits), s.samples().map(bits));
+    }
+    case::<f64>([1.5, -0.0, 2.0f64.powi(-1060)]);
+    case::<f64>([f64::INFINITY, 0.0, -3.25]);
+    case::<f32>([1.5, -0.0, f32::MIN_POSITIVE / 4.0]);
+    case::<f32>([f32::NEG_INFINITY, 0.0, 7.0]);
+    let nan = -Stochastic::<f64>::from_samples([f64::NAN, 1.0, 2.0]);
+    assert!(nan.samples()[0].is_nan() && nan.samples()[0].is_sign_negative());
+}
