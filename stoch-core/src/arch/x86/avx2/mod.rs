@@ -226,22 +226,47 @@ unsafe fn step_up64(s: __m256d, beyond: __m256d) -> __m256d {
             _mm256_or_si256(negative, _mm256_set1_epi64x(1)),
             _mm256_setr_epi64x(-1, -1, -1, 0),
         );
-        let step = _mm256_and_si256(toward, _mm256_castpd_si256(beyond));
-        _mm256_castsi256_pd(_mm256_add_epi64(bits, step))
+        let next = _mm256_castsi256_pd(_mm256_add_epi64(bits, toward));
+        blendv64(s, next, beyond)
     }
+}
+
+/// `b` in the lanes where the sign bit of `mask` is set, `a` in the others: one `vblendvpd`.
+/// The compiler turns the intrinsic's choice between `s` and its neighbour into an AND with
+/// the step and an addition after a comparison, two more instructions on a running sum's wait
+/// (the `f32` form keeps its `vblendvps`). A function with the feature of its own, as the
+/// intrinsics are: a crate that instantiates the operators without AVX (a doctest, which
+/// `rustdocflags` build) calls it, a caller with AVX inlines it.
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn blendv64(a: __m256d, b: __m256d, mask: __m256d) -> __m256d {
+    let r;
+    // SAFETY: AVX is enabled for this function; the instruction reads registers only.
+    unsafe {
+        core::arch::asm!(
+            "vblendvpd {r}, {a}, {b}, {m}",
+            r = lateout(ymm_reg) r,
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            m = in(ymm_reg) mask,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    r
 }
 
 /// The same on `f32` lanes.
 #[inline(always)]
 unsafe fn step_up32(s: __m128, beyond: __m128i) -> __m128 {
-    // SAFETY: SSE2.
+    // SAFETY: SSE4.1.
     unsafe {
         let bits = _mm_castps_si128(s);
         let toward = _mm_and_si128(
             _mm_or_si128(_mm_srai_epi32::<31>(bits), _mm_set1_epi32(1)),
             _mm_setr_epi32(-1, -1, -1, 0),
         );
-        _mm_castsi128_ps(_mm_add_epi32(bits, _mm_and_si128(toward, beyond)))
+        let next = _mm_castsi128_ps(_mm_add_epi32(bits, toward));
+        _mm_blendv_ps(s, next, _mm_castsi128_ps(beyond))
     }
 }
 

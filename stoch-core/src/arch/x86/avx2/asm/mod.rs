@@ -780,8 +780,9 @@ binary64!(div_f64, "vdivp", first, []);
 
 /// `a + b` on `f32` lanes by the intrinsics kernel's comparisons ([`super::add_f32`]): after the
 /// down lanes' sign flips every lane rounds up, and `s = RN(a + b)` moves one unit up where
-/// `RN(s − a) < b` or `RN(s − b) < a`. No switch of MXCSR, which independent sums would wait
-/// on in line (docs/performance.md).
+/// `RN(s − a) < b` or `RN(s − b) < a`, its neighbour computed beside the comparisons and
+/// chosen by one blend. No switch of MXCSR, which independent sums would wait on in line
+/// (docs/performance.md).
 ///
 /// # Safety
 ///
@@ -807,8 +808,8 @@ pub(crate) unsafe fn add_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
                 "vpsrad {x}, {s}, 31\n",
                 "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
                 "vpand {x}, {x}, xmmword ptr [{tab} + ", at!(samples), "]\n",
-                "vpand {x}, {x}, {t}\n",
-                "vpaddd {r}, {s}, {x}\n",
+                "vpaddd {x}, {s}, {x}\n",
+                "vblendvps {r}, {s}, {x}, {t}\n",
                 "vxorps {r}, {r}, {d}\n",
             ),
             a = in(xmm_reg) v32(a),
