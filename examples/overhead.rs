@@ -488,30 +488,18 @@ fn chain<O: Op, P, T: Real<P>>(x0: T, b: &[T], c: &[T], reps: usize) -> T {
     let mut last = x0;
     for _ in 0..reps {
         let (b, c) = (black_box(b), black_box(c));
-        // The chain's ends pass through functions that are never inlined, not `black_box` nor
-        // a volatile read and write: through either, the compiler kept the stochastic `x` in
-        // memory, a store and a load on each operation's chain (`black_box` lets the loop's
-        // cold calls read it; a volatile copy of a four-lane array reads its memory), which a
-        // user's loop does not pay (docs/performance.md).
-        let mut x = fresh(&x0);
+        // `x` starts as a load through an opaque reference and ends copied into `last`, which
+        // `black_box` reads: never a function's result or argument, so it stays in registers
+        // as in a user's loop (as either, it stayed in memory where the lanes are an array,
+        // a store and a load on each operation of the chain: docs/performance.md).
+        let mut x = *black_box(&x0);
         for (&y, &z) in b.iter().zip(c) {
             x = O::step(x, y, z);
         }
-        keep(x, &mut last);
+        last = x;
+        black_box(&last);
     }
     black_box(last)
-}
-
-/// `*x`, out of line: the start of a [`chain`], opaque to the compiler.
-#[inline(never)]
-fn fresh<T: Copy>(x: &T) -> T {
-    *x
-}
-
-/// `*last = x`, out of line: the end of a [`chain`], which the compiler must compute.
-#[inline(never)]
-fn keep<T>(x: T, last: &mut T) {
-    *last = x;
 }
 
 /// Elements of the per-operation arrays: with the `Sf64`s, four arrays fit in the L2 cache.
