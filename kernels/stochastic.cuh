@@ -82,8 +82,9 @@ template <class T> struct stoch_pad;
 template <> struct stoch_pad<float> { enum { bytes = 3 }; };
 template <> struct stoch_pad<double> { enum { bytes = 7 }; };
 
-/// A stochastic number: three samples, a sticky flag byte, padding (host layout; zero here).
-template <class T> struct stoch_t {
+/// A stochastic number: three samples, a sticky flag byte, padding (host layout; zero here),
+/// aligned to its size as the host type is (16 bytes for float, 32 for double).
+template <class T> struct alignas(4 * sizeof(T)) stoch_t {
     T x, y, z;
     /// Instability flags (STOCH_* bits). `mutable`: comparisons flag their operands.
     mutable unsigned char flags;
@@ -119,18 +120,15 @@ struct stoch_double_prefix3 { double x, y, z; };
 struct stoch_double_prefix4 { double x, y, z; unsigned char flags; };
 static_assert(__is_standard_layout(stoch_float) && __is_trivially_copyable(stoch_float), "stoch_float must be plain data");
 static_assert(__is_standard_layout(stoch_double) && __is_trivially_copyable(stoch_double), "stoch_double must be plain data");
-static_assert(sizeof(stoch_float) == 16 && alignof(stoch_float) == 4, "stoch_float: 16 bytes, 4-aligned (host Stochastic<f32>)");
-static_assert(sizeof(stoch_double) == 32 && alignof(stoch_double) == 8, "stoch_double: 32 bytes, 8-aligned (host Stochastic<f64>)");
+static_assert(sizeof(stoch_float) == 16 && alignof(stoch_float) == 16, "stoch_float: 16 bytes, 16-aligned (host Stochastic<f32>)");
+static_assert(sizeof(stoch_double) == 32 && alignof(stoch_double) == 32, "stoch_double: 32 bytes, 32-aligned (host Stochastic<f64>)");
 static_assert(sizeof(stoch_float_prefix3) == 12 && sizeof(stoch_double_prefix3) == 24, "samples at 0, 4|8, 8|16; flags at 12|24");
 static_assert(sizeof(stoch_float::pad) == 3 && sizeof(stoch_double::pad) == 7, "explicit padding: 3 and 7 bytes");
 static_assert(sizeof(stoch_float_prefix4) == 16 && sizeof(stoch_double_prefix4) == 32, "padding fills the tail");
 
-// Whole-element loads and stores. `stoch_float` is 4-aligned (the host layout), so a plain
-// `a[i]` is read as three 4-byte loads and a byte load; an element of a device buffer is always
-// 16-byte aligned (cudaMalloc returns 256-byte aligned memory, elements are 16 or 32 bytes), and
-// these helpers read and write it in one 16-byte access (two for stoch_double), with the flag
-// byte and padding in the last word. Use them in memory-bound kernels (the shipped stencil
-// does); `p` must be 16-byte aligned.
+// Whole-element loads and stores: one 16-byte access (two for stoch_double), with the flag byte
+// and padding in the last word, where a plain `a[i]` may be read field by field. Use them in
+// memory-bound kernels (the shipped stencil does); `p` is aligned as its type is.
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 __device__ __forceinline__ stoch_float stoch_load(const stoch_float* p) {
     float4 v = *reinterpret_cast<const float4*>(p);

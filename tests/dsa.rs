@@ -18,9 +18,9 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 #[test]
 fn layout() {
     assert_eq!(std::mem::size_of::<Sf32>(), 16);
-    assert_eq!(std::mem::align_of::<Sf32>(), 4);
+    assert_eq!(std::mem::align_of::<Sf32>(), 16);
     assert_eq!(std::mem::size_of::<Sf64>(), 32);
-    assert_eq!(std::mem::align_of::<Sf64>(), 8);
+    assert_eq!(std::mem::align_of::<Sf64>(), 32);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use crate::StochFloat;
 /// # Layout
 ///
 /// Guaranteed, and relied on by `stoch-gpu`'s byte copies: `#[repr(C)]`, size 16 (`f32`) or 32
-/// (`f64`), alignment that of `T`; bytes `0..3·size_of::<T>()` are the samples `x, y, z`, the
+/// (`f64`), aligned to its size (so that a value never straddles two cache lines); bytes `0..3·size_of::<T>()` are the samples `x, y, z`, the
 /// next byte is the flag byte (bits `1 << k` for kind `k`, top bit 0), and the remaining 3 or 7
 /// bytes are padding: zeros, or the upper bytes of the number 1 (`00 80 3f`, resp.
 /// `00 00 00 00 00 f0 3f`), which the host writes so that the lane of the flag byte is a
@@ -629,9 +629,9 @@ mod tests {
     #[test]
     fn layout_matches_the_device_types() {
         assert_eq!(core::mem::size_of::<Sf32>(), 16);
-        assert_eq!(core::mem::align_of::<Sf32>(), 4);
+        assert_eq!(core::mem::align_of::<Sf32>(), 16);
         assert_eq!(core::mem::size_of::<Sf64>(), 32);
-        assert_eq!(core::mem::align_of::<Sf64>(), 8);
+        assert_eq!(core::mem::align_of::<Sf64>(), 32);
         // Bytes: samples, the flag byte, the padding the host writes (the upper bytes of 1).
         let x = Sf64::from_parts([1.0, 2.0, 3.0], crate::Flags::from_bits(0x41));
         // SAFETY: Sf64 is 32 bytes of plain data with no uninitialised bytes.

@@ -43,9 +43,9 @@ impl GpuFloat for f64 {
 
 // The byte copies below rely on these sizes (and on the field order pinned by the tests).
 const _: () = assert!(std::mem::size_of::<Stochastic<f32>>() == 16);
-const _: () = assert!(std::mem::align_of::<Stochastic<f32>>() == 4);
+const _: () = assert!(std::mem::align_of::<Stochastic<f32>>() == 16);
 const _: () = assert!(std::mem::size_of::<Stochastic<f64>>() == 32);
-const _: () = assert!(std::mem::align_of::<Stochastic<f64>>() == 8);
+const _: () = assert!(std::mem::align_of::<Stochastic<f64>>() == 32);
 
 /// View stochastic values as their bytes.
 pub(crate) fn as_bytes<T: StochFloat>(values: &[Stochastic<T>]) -> &[u8] {

@@ -109,20 +109,12 @@ unsafe fn combine<T: MpiFloat, E: Copy, const PAIR: bool>(
     if n == 0 {
         return;
     }
-    // SAFETY: the datatype is ours, whose extent is `size_of::<E>()` (checked by the layout
-    // tests), so the buffers hold `n` values of `E` laid out as Rust lays them out; MPI
-    // does not let the two buffers overlap.
-    let (a, b) = unsafe {
-        (
-            std::slice::from_raw_parts(invec as *const E, n),
-            std::slice::from_raw_parts_mut(inoutvec as *mut E, n),
-        )
-    };
     // A panic must not cross into MPI: it is caught and handed to the caller as an error.
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        for (x, y) in a.iter().zip(b.iter_mut()) {
-            *y = f(*x, *y);
-        }
+        // SAFETY: the datatype is ours, whose extent is `size_of::<E>()` (checked by the
+        // layout tests), so each buffer holds `n` values of `E` laid out as Rust lays them
+        // out; MPI does not let the two overlap.
+        unsafe { apply_unaligned(invec as *const E, inoutvec as *mut E, n, &f) }
     }));
     if let Err(p) = run {
         let message = p
@@ -131,6 +123,24 @@ unsafe fn combine<T: MpiFloat, E: Copy, const PAIR: bool>(
             .or_else(|| p.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "(no message)".into());
         OP_ERROR.with(|e| *e.borrow_mut() = Some(Error::OperatorPanicked { op, message }));
+    }
+}
+
+/// `inout[i] = f(in[i], inout[i])` for `i < n`, each value read and written unaligned: MPI's
+/// own buffers (a reduction's temporaries) need not have `E`'s alignment, a stochastic value's
+/// being its size.
+///
+/// # Safety
+///
+/// `a` and `b` point to `n` values of `E` each (at any alignment), in buffers that do not
+/// overlap.
+unsafe fn apply_unaligned<E: Copy>(a: *const E, b: *mut E, n: usize, f: &impl Fn(E, E) -> E) {
+    for i in 0..n {
+        // SAFETY: `i < n` values of each buffer (the caller's contract).
+        unsafe {
+            let y = b.add(i);
+            y.write_unaligned(f(a.add(i).read_unaligned(), y.read_unaligned()));
+        }
     }
 }
 
@@ -633,6 +643,37 @@ pub fn all_reduce_stoch_reproducible<C: Communicator, T: MpiFloat>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn combining_reads_and_writes_buffers_at_any_alignment() {
+        // Two values in each buffer, 8 bytes past a 32-byte boundary, as a temporary of MPI's
+        // may be: a read through a reference of the value's 32-byte alignment would be wrong.
+        #[repr(C, align(32))]
+        struct Buf([u8; 104]);
+        type Sf64 = Stochastic<f64>;
+        let (x, y) = (
+            Sf64::from_parts([1.0, 2.0, 3.0], Flags::from_bits(1)),
+            Sf64::new(0.5),
+        );
+        let (mut a, mut b) = (Buf([0; 104]), Buf([0; 104]));
+        let (pa, pb) = (
+            a.0.as_mut_ptr().wrapping_add(8),
+            b.0.as_mut_ptr().wrapping_add(8),
+        );
+        // SAFETY: four values at offsets 8 and 40 of two 104-byte buffers.
+        unsafe {
+            for k in 0..2 {
+                pa.cast::<Sf64>().add(k).write_unaligned(x);
+                pb.cast::<Sf64>().add(k).write_unaligned(y);
+            }
+            apply_unaligned(pa.cast::<Sf64>(), pb.cast::<Sf64>(), 2, &|u, v| u * v);
+            for k in 0..2 {
+                let r = pb.cast::<Sf64>().add(k).read_unaligned();
+                assert_eq!(r.samples(), [0.5, 1.0, 1.5]);
+                assert_eq!(r.flags().bits(), 1);
+            }
+        }
+    }
 
     #[test]
     fn without_mpi_calls_say_so() {

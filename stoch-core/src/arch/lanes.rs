@@ -1,6 +1,8 @@
 //! The four lanes of a value (x, y, z, flags) as the hot path holds them: one vector register
 //! where the target has AVX2 and FMA, an array elsewhere; the layout is the same (`#[repr(C)]`,
-//! shared with the CUDA header).
+//! shared with the CUDA header), aligned to the value's size so that no value straddles two
+//! cache lines (where one did, its loads and stores were split and a store's value could not be
+//! forwarded to the next load: docs/performance.md).
 
 /// The lanes of a value in one vector register (x86-64 with AVX2 and FMA, AVX-512 included).
 #[cfg(all(
@@ -11,14 +13,13 @@
 mod vlanes {
     use core::arch::x86_64::{__m128, __m256d};
 
-    /// Four `f64` lanes in a vector register, with the alignment of `f64` (so that the
-    /// value keeps the layout of the device type).
+    /// Four `f64` lanes in a vector register (aligned to its 32 bytes).
     #[derive(Clone, Copy)]
-    #[repr(C, packed(8))]
+    #[repr(C)]
     pub struct L64(pub(crate) __m256d);
-    /// Four `f32` lanes in a vector register, with the alignment of `f32`.
+    /// Four `f32` lanes in a vector register (aligned to its 16 bytes).
     #[derive(Clone, Copy)]
-    #[repr(C, packed(4))]
+    #[repr(C)]
     pub struct L32(pub(crate) __m128);
 
     // SAFETY: plain data.
@@ -38,20 +39,24 @@ mod vlanes {
     target_feature = "fma"
 ))]
 pub use vlanes::{L32, L64};
-/// The lanes of an `f64` value.
+/// The lanes of an `f64` value, aligned to their 32 bytes.
 #[cfg(not(all(
     target_arch = "x86_64",
     target_feature = "avx2",
     target_feature = "fma"
 )))]
-pub type L64 = [f64; 4];
-/// The lanes of an `f32` value.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub struct L64(pub(crate) [f64; 4]);
+/// The lanes of an `f32` value, aligned to their 16 bytes.
 #[cfg(not(all(
     target_arch = "x86_64",
     target_feature = "avx2",
     target_feature = "fma"
 )))]
-pub type L32 = [f32; 4];
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+pub struct L32(pub(crate) [f32; 4]);
 
 /// `$to` and `$from`, array `[$t; 4]` to lanes `$l` and back, in constant context: a
 /// reinterpretation of the register `$v` where the lanes are one, the array itself elsewhere.
@@ -75,7 +80,7 @@ macro_rules! conversions {
                 target_feature = "fma"
             )))]
             {
-                a
+                $l(a)
             }
         }
 
@@ -98,7 +103,7 @@ macro_rules! conversions {
                 target_feature = "fma"
             )))]
             {
-                v
+                v.0
             }
         }
 
@@ -123,7 +128,7 @@ macro_rules! conversions {
                 target_feature = "fma"
             )))]
             {
-                [-v[0], -v[1], -v[2], v[3]]
+                $l([-v.0[0], -v.0[1], -v.0[2], v.0[3]])
             }
         }
     };
