@@ -10,14 +10,15 @@ use crate::StochFloat;
 /// # Layout
 ///
 /// Guaranteed, and relied on by `stoch-gpu`'s byte copies: `#[repr(C)]`, size 16 (`f32`) or 32
-/// (`f64`), aligned to its size (so that a value never straddles two cache lines); bytes `0..3·size_of::<T>()` are the samples `x, y, z`, the
-/// next byte is the flag byte (bits `1 << k` for kind `k`, top bit 0), and the remaining 3 or 7
-/// bytes are padding: zeros, or the upper bytes of the number 1 (`00 80 3f`, resp.
-/// `00 00 00 00 00 f0 3f`), which the host writes so that the lane of the flag byte is a
-/// normal number (packed arithmetic on a subnormal one is slow on some processors). Every field
-/// is plain data, so any byte pattern with either padding and the top flag bit clear is a valid
-/// value. This is the layout of `stoch_float`/`stoch_double` in `kernels/stochastic.cuh`, whose
-/// device code reads the flag byte only and writes zero padding.
+/// (`f64`), aligned to its size (so that no value straddles two cache lines); bytes
+/// `0..3·size_of::<T>()` are the samples `x, y, z`, the next byte is the flag byte (bits
+/// `1 << k` for kind `k`, top bit 0), and the remaining 3 or 7 bytes are padding: zeros, or
+/// the upper bytes of the number 1 (`00 80 3f`, resp. `00 00 00 00 00 f0 3f`), which the host
+/// writes so that the lane of the flag byte is a normal number (packed arithmetic on a
+/// subnormal one is slow on some processors). Every field is plain data, so any byte pattern
+/// with either padding and the top flag bit clear is a valid value. This is the layout of
+/// `stoch_float`/`stoch_double` in `kernels/stochastic.cuh`, whose device code reads the flag
+/// byte only and writes zero padding.
 ///
 /// # Examples
 ///
