@@ -741,8 +741,11 @@ fn negation_flips_samples_and_keeps_flags() {
         }
         assert_eq!(n.flags(), flags, "{samples:?}");
         assert_eq!((-n).samples().map(bits), samples.map(bits));
-        // Exact differences, so that the rounding directions do not matter (no seed: the
-        // seed is process-wide, and the tests of the generator set it under their own lock).
+    }
+    // Exact differences, so that the rounding directions do not matter (no seed: the seed is
+    // process-wide, and the tests of the generator set it under their own lock).
+    fn difference<T: StochFloat>() {
+        let bits = |x: T| StochFloat::to_f64(x).to_bits();
         let (a, b) = (
             [3.0, 5.5, -7.25].map(T::from_f64),
             [1.0, 0.5, -0.25].map(T::from_f64),
@@ -759,6 +762,8 @@ fn negation_flips_samples_and_keeps_flags() {
     case::<f64>([f64::INFINITY, 0.0, -3.25]);
     case::<f32>([1.5, -0.0, f32::MIN_POSITIVE / 4.0]);
     case::<f32>([f32::NEG_INFINITY, 0.0, 7.0]);
+    difference::<f64>();
+    difference::<f32>();
     let nan = -Stochastic::<f64>::from_samples([f64::NAN, 1.0, 2.0]);
     assert!(nan.samples()[0].is_nan() && nan.samples()[0].is_sign_negative());
 }
