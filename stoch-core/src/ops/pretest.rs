@@ -292,33 +292,42 @@ pub(super) mod vector {
         Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
     }
 
-    /// [`exact_product`](super::exact_product) on the register of two `f32` values. The
-    /// magnitude test multiplies the `x` samples in `f64`, where the product of two `f32`
-    /// values is never subnormal: in `f32`, a product with a subnormal operand or result takes
-    /// a microcode assist on Intel processors. Where the samples are equal
-    /// (the only case the test lets through), lane 0 answers for all three.
+    /// [`exact_product`](super::exact_product) on the register of two `f32` values: the
+    /// samples y and z compared with x in both, then, only where all are equal, the magnitude
+    /// test on the product of the x samples (see [`exact_product`]). The magnitude test
+    /// multiplies in `f64`, where the product of two `f32` values is never subnormal: in `f32`,
+    /// a product with a subnormal operand or result takes a microcode assist on Intel
+    /// processors.
     #[inline(always)]
     fn exact32(a: __m128, b: __m128) -> bool {
         // SAFETY: SSE2 is part of x86-64.
-        let (ne, small) = unsafe {
-            let ne = _mm_or_ps(
+        let ne = unsafe {
+            _mm_movemask_ps(_mm_or_ps(
                 _mm_cmpneq_ps(a, _mm_shuffle_ps::<0>(a, a)),
                 _mm_cmpneq_ps(b, _mm_shuffle_ps::<0>(b, b)),
-            );
+            ))
+        };
+        if ne & 0b0111 != 0 {
+            return false;
+        }
+        // SAFETY: as above.
+        let small = unsafe {
             let p = _mm_mul_sd(_mm_cvtps_pd(a), _mm_cvtps_pd(b));
             let abs = _mm_castsi128_pd(_mm_set1_epi64x(i64::MAX));
-            let small = _mm_cmpnge_sd(
+            _mm_movemask_pd(_mm_cmpnge_sd(
                 _mm_and_pd(p, abs),
                 _mm_set_sd(2.0 * f64::from(f32::MIN_POSITIVE)),
-            );
-            (_mm_movemask_ps(ne), _mm_movemask_pd(small))
+            ))
         };
-        (ne & 0b0111) | (small & 1) == 0
+        small & 1 == 0
     }
 
     /// [`exact_product`](super::exact_product) on the registers of two `f64` values: the
-    /// samples y and z compared with x in both, one `movmsk`, and the magnitude test on the
-    /// product of the x samples. `None` for `f32`.
+    /// samples y and z compared with x in both, one `movmsk` and a branch, and only where all
+    /// are equal the magnitude test on the product of the x samples. A product with a
+    /// computed operand (every product of the n-body step) leaves after five vector
+    /// instructions rather than the nine of one test of both conditions (docs/performance.md).
+    /// `None` for another lane type.
     #[inline(always)]
     pub(crate) fn exact_product<T: StochFloat>(
         a: &Stochastic<T>,
@@ -332,23 +341,29 @@ pub(super) mod vector {
         }
         let (a, b) = (r64(a), r64(b));
         // SAFETY: AVX2 is enabled for this target (module cfg).
-        let m = unsafe {
-            let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+        let ne = unsafe {
             let x = _mm256_permute4x64_pd::<0>(a);
             let y = _mm256_permute4x64_pd::<0>(b);
-            let ne = _mm256_or_pd(
+            _mm256_movemask_pd(_mm256_or_pd(
                 _mm256_cmp_pd::<_CMP_NEQ_UQ>(a, x),
                 _mm256_cmp_pd::<_CMP_NEQ_UQ>(b, y),
-            );
-            // Lanes 0-2: not |aᵢ·bᵢ| ≥ 2·MIN_POSITIVE (a NaN product included); where the
-            // samples are equal, the three lanes are lane 0's test.
-            let small = _mm256_cmp_pd::<_CMP_NGE_UQ>(
-                _mm256_and_pd(_mm256_mul_pd(a, b), abs),
-                _mm256_set1_pd(2.0 * f64::MIN_POSITIVE),
-            );
-            _mm256_movemask_pd(_mm256_or_pd(ne, small))
+            ))
         };
-        Some(m & 0b0111 == 0)
+        if ne & 0b0111 != 0 {
+            return Some(false);
+        }
+        // SAFETY: as above.
+        let small = unsafe {
+            let abs = _mm_castsi128_pd(_mm_set1_epi64x(i64::MAX));
+            _mm_movemask_pd(_mm_cmpnge_sd(
+                _mm_and_pd(
+                    _mm_mul_sd(_mm256_castpd256_pd128(a), _mm256_castpd256_pd128(b)),
+                    abs,
+                ),
+                _mm_set_sd(2.0 * f64::MIN_POSITIVE),
+            ))
+        };
+        Some(small & 1 == 0)
     }
 
     /// [`maybe_noise2`](super::maybe_noise2) on the registers.
