@@ -128,7 +128,12 @@ pub(super) fn add_slow<T: StochFloat>(
     mask: u8,
     loc: &'static Location<'static>,
 ) -> u8 {
+    // A collapse needs `|r₀| < m`, as every pre-test asks: asked again here, where a
+    // pre-test on the sum rounded to nearest passes `|r₀| = m` too (`pretest::vector::add_pre`).
+    let (a0, b0) = (a[0].abs(), b[0].abs());
+    let big = if a0 > b0 { a0 } else { b0 };
     if mask & COLLAPSE_BIT != 0
+        && r[0].abs() < big
         && is_noise(r)
         && !is_computed_zero(a)
         && (b_plain || !is_computed_zero(b))

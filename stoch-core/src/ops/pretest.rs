@@ -228,13 +228,23 @@ pub(super) mod vector {
         Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
     }
 
-    /// The pre-test of [`check_add`](super::check_add) for an `f64` sum `r = a + b` with AVX2
-    /// and FMA but not AVX-512: the comparison of [`add_pre64_avx512`](super::add_pre64_avx512)
-    /// (`|r₀|` against `[F·m, min(m, 42·|r₁ − r₀|), min(m, 42·|r₂ − r₀|)]`, the same roundings
-    /// as the portable test, and a NaN sample `rᵢ` passing where `|r₀| < m`) from AVX2's
-    /// `max`, `min` and a blend: one `movmsk` and one branch where the separate tests took
-    /// scalar comparisons and two (docs/performance.md). An `f32` sum the same in `f64`, as
-    /// its noise test computes, `F·m` rounded in `f32` as the portable test does.
+    /// The pre-test of [`check_add`](super::check_add) for a sum `r = a + b` with AVX2 and FMA
+    /// but not AVX-512: the comparison of [`add_pre64_avx512`](super::add_pre64_avx512)
+    /// (`|r₀|` against `[F·m, min(m, 42·|r₁ − r₀|), min(m, 42·|r₂ − r₀|)]`) from AVX2's `max`,
+    /// `min` and a blend: one `movmsk` and one branch where the separate tests took scalar
+    /// comparisons and two (docs/performance.md). An `f32` sum the same in `f64`, as its noise
+    /// test computes, `F·m` rounded in `f32` as the portable test does.
+    ///
+    /// An `f64` sum is tested on its lanes rounded to nearest, `n = a + b`, in place of `r`:
+    /// one addition more, but the branch no longer waits for the random rounding, so the
+    /// instructions after it retire sooner (docs/performance.md). Each sample of `r` is `n`'s
+    /// or its neighbour, no more than `2⁻⁵²·|n|` away (a sum below `2⁻¹⁰²¹` is exact), which the
+    /// test's margins cover: a cancellation is recorded only where `|r₀| < F·m/2`
+    /// (`Config::apply`), and noise only where a sample lies more than `|r₀|/40` from `r₀`
+    /// (`is_noise`'s first exit), against 42 here. A collapse needs `|r₀| < m`, which gives
+    /// `|n₀| ≤ m`: the test takes `m·(1 + 2⁻⁵²)`, a unit or more above `m` where `m` is normal
+    /// (a sum with a subnormal `m` is exact), and still 0 for a sum of zeros, which does not
+    /// pass. The check behind it asks `|r₀| < m` itself ([`add_slow`](super::add_slow)).
     #[cfg(not(all(
         target_feature = "avx512f",
         target_feature = "avx512dq",
@@ -258,7 +268,10 @@ pub(super) mod vector {
                     _mm_and_pd(_mm256_castpd256_pd128(a), abs),
                     _mm_and_pd(_mm256_castpd256_pd128(b), abs),
                 );
-                (r64(r), m, _mm_mul_sd(m, _mm_set_sd(factor.to_f64())))
+                // Above m by a unit or more where m is normal (see the function's documentation).
+                let m = _mm_mul_sd(m, _mm_set_sd(1.0 + f64::EPSILON));
+                let fm = _mm_mul_sd(m, _mm_set_sd(factor.to_f64()));
+                (_mm256_add_pd(a, b), m, fm)
             } else if is32::<T>() {
                 let (a, b) = (r32(a), r32(b));
                 let abs = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));

@@ -257,20 +257,134 @@ fn check_fused<T: StochFloat>(seed: u64, rt: Fused<T>) {
                 );
                 // A native build's pre-test of a sum: the same answers, but that a NaN
                 // sample y or z passes where |r₀| < m (see `add_pre64_avx512`), and, for
-                // `f32`, which computes in `f64`, at the edges above.
+                // `f32`, which computes in `f64`, at the edges above. The native AVX2 build
+                // tests an `f64` sum on its lanes rounded to nearest (`vector::add_pre`):
+                // [`check_near_add`].
                 if op == 0 {
                     if let Some(native) = (rt.native_add)(a, b, r, cancel, collapse != 0.0) {
-                        let nan = r[1].is_nan() | r[2].is_nan();
-                        assert!(
-                            native == want || (native && nan) || slack32,
-                            "native add of {a:?} and {b:?} = {r:?}: {native}, factors \
-                             {cancel}, {collapse} (seed {seed:#x})"
-                        );
+                        if NEAR_ADD && T::MAX_DIGITS > 7 {
+                            let w = |x: [T; 4]| x.map(StochFloat::to_f64);
+                            check_near_add(w(a), w(b), w(r), cancel, collapse != 0.0, native);
+                        } else {
+                            let nan = r[1].is_nan() | r[2].is_nan();
+                            assert!(
+                                native == want || (native && nan) || slack32,
+                                "native add of {a:?} and {b:?} = {r:?}: {native}, factors \
+                                 {cancel}, {collapse} (seed {seed:#x})"
+                            );
+                        }
                     }
                 }
             }
         }
     }
+}
+
+/// Whether the native build's `f64` sum pre-test is made on the sum rounded to nearest (the
+/// AVX2 build's `vector::add_pre`).
+#[cfg(target_arch = "x86_64")]
+const NEAR_ADD: bool = cfg!(all(
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))
+));
+
+/// The native AVX2 build's pre-test of an `f64` sum `r = a + b` (`hit`, for cancellation
+/// factor `f` and collapse detection `c`): its answer is the comparison it documents, made on
+/// `n`, the lanes of `a + b` rounded to nearest, with `m·(1 + 2⁻⁵²)` for `m`; and it passes
+/// every sum whose checks can record something: `|r₀| < F·m/2` (a loss
+/// of digits needs it, `Config::apply`), or, with collapses detected, `|r₀| < m` and `r` noise.
+#[cfg(target_arch = "x86_64")]
+fn check_near_add(a: [f64; 4], b: [f64; 4], r: [f64; 4], f: f64, c: bool, hit: bool) {
+    let n = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+    let (a0, b0) = (a[0].abs(), b[0].abs());
+    let m = if a0 > b0 { a0 } else { b0 };
+    let m1 = m * (1.0 + f64::EPSILON);
+    let x = n[0].abs();
+    let lane = |i: usize| {
+        let d = ((n[i] - n[0]) * SPREAD_FACTOR).abs();
+        x < if d < m1 { d } else { m1 }
+    };
+    let want = (x < f * m1) | (c & (lane(1) | lane(2)));
+    assert_eq!(
+        hit, want,
+        "near add of {a:?} and {b:?} = {r:?} (nearest {n:?}), factors {f}, {c}"
+    );
+    let r0 = r[0].abs();
+    let must = (r0 < 0.5 * f * m) | (c & (r0 < m) & is_noise(&[r[0], r[1], r[2]]));
+    assert!(
+        hit | !must,
+        "near add of {a:?} and {b:?} = {r:?} (nearest {n:?}) missed, factors {f}, {c}"
+    );
+}
+
+/// The native AVX2 build's `f64` sum pre-test, made on the sum rounded to nearest, passes every
+/// sum whose checks can record something ([`check_near_add`]) where that matters most: sums
+/// `x + (−x·(1 + d))`, `d` from 10⁻¹⁷ to 10 of either sign, at every scale from the subnormals
+/// to 2¹⁰²³, each operand's samples spread from not at all to far beyond noise, every
+/// sample rounded both ways, at three cancellation levels and none, collapses detected or
+/// not. Seeded (`STOCH_TEST_SEED` replays a failure).
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))
+))]
+#[test]
+fn near_sum_pretest_passes_every_recordable_sum() {
+    use crate::arch::Kernels;
+    let seed = test_seed(0x4ea5_5e7d);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut u = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let (mut cancels, mut collapses, mut passed, mut sums) = (0usize, 0usize, 0usize, 0usize);
+    let s = |x: [f64; 4]| crate::Stochastic::<f64> { v: f64::load(x) };
+    for n in 0..40_000 {
+        let e = -1074 + (2097.0 * u()) as i32;
+        let x = (1.0 + u()) * 2f64.powi(e);
+        let d = 10f64.powf(1.0 - 18.0 * u()) * if u() < 0.5 { 1.0 } else { -1.0 };
+        let mut spread = || match (u() * 4.0) as u32 {
+            0 => 0.0,
+            1 => 10f64.powf(-16.0 * u()),
+            _ => 0.5 * 10f64.powf(-3.0 * u()),
+        };
+        let (sa, sb) = (spread(), spread());
+        let mut t = || 2.0 * u() - 1.0;
+        let b0 = -x * (1.0 + d);
+        let a = [x, x * (1.0 + sa * t()), x * (1.0 + sa * t()), 0.0];
+        let b = [b0, b0 * (1.0 + sb * t()), b0 * (1.0 + sb * t()), 0.0];
+        if !a.iter().chain(&b).all(|v| v.is_finite()) {
+            continue;
+        }
+        for code in 0..4 {
+            let dir = crate::runtime::rng::dir_word(code) | 0x9f;
+            let r = f64::store(f64::add4(f64::load(a), f64::load(b), dir));
+            for (f, c) in [(0.004, true), (0.04, false), (4e-12, true), (0.0, true)] {
+                let hit = super::pretest::vector::add_pre(&s(a), &s(b), &s(r), f, c)
+                    .expect("the f64 pre-test");
+                std::panic::catch_unwind(|| check_near_add(a, b, r, f, c, hit))
+                    .unwrap_or_else(|_| panic!("case {n}, direction {code} (seed {seed:#x})"));
+                let (r0, m) = (r[0].abs(), a[0].abs().max(b[0].abs()));
+                cancels += usize::from(r0 < 0.5 * f * m);
+                collapses += usize::from(c & (r0 < m) & is_noise(&[r[0], r[1], r[2]]));
+                passed += usize::from(hit);
+                sums += 1;
+            }
+        }
+    }
+    // Both kinds were reached many times, and sums passed and failed the pre-test.
+    assert!(
+        cancels > 10_000 && collapses > 10_000 && passed > 10_000 && sums - passed > 10_000,
+        "{cancels} cancellations, {collapses} collapses, {passed} of {sums} passed \
+         (seed {seed:#x})"
+    );
 }
 
 /// A run-time AVX-512 kernel alone.
