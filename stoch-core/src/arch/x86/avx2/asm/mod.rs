@@ -7,34 +7,31 @@
 //! and so inlines into the user's loop (a function with the features would be a call per
 //! operation, and a call may change every vector register: docs/performance.md).
 //!
-//! - The processor rounds `/`, `mul_add` and the `f64` sum: each kernel sets MXCSR's rounding
-//!   field to upward, runs the operation's instruction, and puts back MXCSR's default word
-//!   (rounding to nearest, every exception masked, no flush to zero: the floating-point
-//!   environment Rust code runs in, which the compiler assumes). Rounding down is rounding up
-//!   negated, so the down lanes' signs are flipped going in (both addends, the dividend, a
-//!   factor and the addend) and coming out. The instruction rounds every case (overflow,
-//!   underflow, subnormals, zeros' signs, NaN) as IEEE 754 says: no rare operand, no portable
-//!   fallback, and a dependent chain waits for the operation and two sign flips only.
-//! - The `f32` sum is the intrinsics kernel's comparisons ([`add_f32`]): its independent sums
-//!   (a stencil's) do not wait in line on the switches, for a slightly longer chain; the `f64`
-//!   one in that form was slower in a chain (docs/performance.md).
-//! - A product and a square root keep the error-free form of the intrinsics kernels
-//!   ([`super`]): the exact error or remainder by one FMA, its sign, a one-unit step. Where the
-//!   error term could underflow (a product below 2⁻⁹⁶⁹ in `f64`, 2⁻¹⁰⁰ in `f32`, but an exact
-//!   zero of a zero operand; a radicand below 2⁻⁹⁶⁹, 2⁻⁹⁸) or the result is not finite, an
-//!   `f32` value takes a second block that computes the error in `f64`, exact there, and only
-//!   an operand that is not finite (a negative radicand) takes the portable path; an `f64`
-//!   value takes the portable path.
-//!   Operations that change MXCSR did not overlap when measured, so the independent products of
-//!   a dot product, which overlap in the error-free form, would wait in line; a root under
-//!   MXCSR needs two roots and three switches (docs/performance.md).
+//! - The sums, the products, the quotients and the square roots take the forms of the
+//!   intrinsics kernels ([`super`]), rounded to nearest: a sum's neighbour where two
+//!   comparisons find the exact sum beyond it; a product's error, a quotient's or a root's
+//!   remainder exact by one FMA, its sign, a one-unit step. Where that error or remainder could
+//!   underflow (a product below 2⁻⁹⁶⁹ in `f64`, 2⁻¹⁰⁰ in `f32`, but an exact zero of a zero
+//!   operand; a quotient or a dividend below 2⁻⁹⁶⁹, 2⁻⁹⁸, but a zero dividend; a radicand below
+//!   2⁻⁹⁶⁹, 2⁻⁹⁸) or the result is not finite, an `f32` product or root takes a second block
+//!   that computes the error in `f64`, exact there, and only an operand that is not finite (a
+//!   negative radicand) takes the portable path; an `f64` value and an `f32` quotient take the
+//!   portable path.
+//! - `mul_add` alone is rounded by the processor: its kernel sets MXCSR's rounding field to
+//!   upward, runs the FMA, and puts back MXCSR's default word (rounding to nearest, every
+//!   exception masked, no flush to zero: the floating-point environment Rust code runs in,
+//!   which the compiler assumes), the down lanes' signs flipped going in and coming out (the
+//!   error-free form of a fused multiply-add takes some twenty operations). A switch of MXCSR
+//!   costs a few cycles at some addresses and many times more at others, so that the speed of
+//!   a loop of them moved with unrelated code: the sums and the quotients left MXCSR for that
+//!   reason (docs/performance.md).
 //! - Only VEX-encoded 128-bit instructions, on registers the compiler allocates: each clears
 //!   the upper half of the register it writes and leaves every other register alone, so the
 //!   legacy SSE code around them pays no transition, and a caller built with AVX loses nothing
 //!   it keeps elsewhere (a function with `#[target_feature(enable = "avx2")]` into which the
 //!   kernels inline may keep `ymm` values across them: no `vzeroupper`, which would clear
 //!   their upper halves). An `f64` value is two registers (samples x and y; sample z and the
-//!   flags lane), both under one switch of MXCSR; an `f32` value one.
+//!   flags lane); an `f32` value one.
 //! - The constants, the direction rows and the MXCSR words are one static per type, [`C64`] and
 //!   [`C32`], read as memory operands at the offsets the text names (checked at compile time
 //!   below).
@@ -653,130 +650,131 @@ fn tiny_mul32(a: __m128, b: __m128, p: __m128, dir: u32) -> (__m128, u32) {
     (r, g)
 }
 
-/// `$op` (`vaddp`, `vmulp`, `vdivp`) on one block of `$p` lanes, rounded up after the sign
-/// flips of the down lanes (`{d}`): `{x}` = `{a}` flipped, `{y}` = `{b}` flipped where `$both`
-/// (a sum) and `{b}` itself otherwise (a product or quotient needs one operand flipped).
+/// One block of [`add_f64`]: `{x}`, `{y}` the flipped operands, `{s}` their sum rounded to
+/// nearest, `{t}` the lanes where the exact sum lies above it, `{x}` its neighbour toward +∞
+/// (the [`step`] of the product), the choice flipped back into `$r`. `$sd` is `pd` for the
+/// first block and `sd` for the second, whose arithmetic leaves the flags lane alone (its bits
+/// as a number are most often subnormal, which some processors handle in microcode); the
+/// second then puts the operands' flags, `{f}`, in that lane.
 #[rustfmt::skip]
-macro_rules! flip_in {
-    (both, $p:literal, $a:literal, $b:literal, $d:literal, $x:literal, $y:literal) => {
+macro_rules! add64_block {
+    ($a:literal, $b:literal, $d:literal, $r:literal, $sd:literal, $keep:expr) => {
         concat!(
-            "vxorp", $p, " {", $x, "}, {", $a, "}, {", $d, "}\n",
-            "vxorp", $p, " {", $y, "}, {", $b, "}, {", $d, "}\n",
+            "vxorpd {x}, {", $a, "}, {", $d, "}\n",
+            "vxorpd {y}, {", $b, "}, {", $d, "}\n",
+            "vadd", $sd, " {s}, {x}, {y}\n",
+            "vsub", $sd, " {t}, {s}, {x}\n",
+            "vsub", $sd, " {u}, {s}, {y}\n",
+            "vcmplt", $sd, " {t}, {t}, {y}\n",
+            "vcmplt", $sd, " {u}, {u}, {x}\n",
+            "vorpd {t}, {t}, {u}\n",
+            "vpcmpgtq {x}, {s}, xmmword ptr [{tab} + ", at!(ones), "]\n",
+            "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
+            "vpsubq {x}, {s}, {x}\n",
+            "vblendvpd {", $r, "}, {s}, {x}, {t}\n",
+            "vxorpd {", $r, "}, {", $r, "}, {", $d, "}\n",
+            $keep,
         )
     };
-    (first, $p:literal, $a:literal, $b:literal, $d:literal, $x:literal, $y:literal) => {
-        concat!("vxorp", $p, " {", $x, "}, {", $a, "}, {", $d, "}\n")
+}
+
+/// `a + b` for a build without AVX2 and FMA, on both blocks by the intrinsics kernel's
+/// comparisons ([`super::add_f64`]), as the `f32` sum: no switch of MXCSR. On Zen 3, loops
+/// with many sums under MXCSR (n-body) waited on the switches (docs/performance.md).
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn add_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+    let ([al, ah], [bl, bh]) = (v64(a), v64(b));
+    let (rl, rh): (__m128, __m128);
+    // SAFETY: the processor has AVX2 (the callers' contract); the assembly reads the constant
+    // table only and writes its declared registers only, with 128-bit VEX instructions.
+    unsafe {
+        asm!(
+            concat!(
+                "vmovapd {dl}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+                "vmovapd {dh}, xmmword ptr [{tab} + {off} + ", at!(dsign), " + 16]\n",
+                "vorpd {f}, {ah}, {bh}\n",
+                add64_block!("al", "bl", "dl", "rl", "pd", ""),
+                add64_block!("ah", "bh", "dh", "rh", "sd", "vblendpd {rh}, {rh}, {f}, 2\n"),
+            ),
+            al = in(xmm_reg) al,
+            ah = in(xmm_reg) ah,
+            bl = in(xmm_reg) bl,
+            bh = in(xmm_reg) bh,
+            rl = out(xmm_reg) rl,
+            rh = out(xmm_reg) rh,
+            dl = out(xmm_reg) _,
+            dh = out(xmm_reg) _,
+            x = out(xmm_reg) _,
+            y = out(xmm_reg) _,
+            s = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            f = out(xmm_reg) _,
+            tab = in(reg) &C64,
+            off = in(reg) row_offset(dir),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    a64([rl, rh])
+}
+
+/// `$p` lanes: `a / b` into `{r}`, unless the quotient is not finite (an operand not finite,
+/// a zero divisor, overflow) or the quotient or the dividend is below the tiny bound (the
+/// remainder could underflow) and the dividend is not zero: those lanes in `{g}`. As the AVX2
+/// intrinsics kernel: the neighbour of `q = RN(a/b)` the drawn way (`q` itself where `a` is
+/// ±0) and `m = q·(b ⊕ s) − (a ⊕ s)`, `s` the sign of `b` flipped in the down lanes, exact by
+/// one FMA and negative exactly where the quotient lies beyond `q` the drawn way. The
+/// error-free form rather than rounding under MXCSR: no switch, which loops of many
+/// operations (n-body) waited on (docs/performance.md).
+#[rustfmt::skip]
+macro_rules! div_text {
+    ($p:literal, $cmp:literal, $sub:literal, $flags:literal) => {
+        concat!(
+            "vdivp", $p, " {s}, {a}, {b}\n",
+            "vandp", $p, " {t}, {s}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vandp", $p, " {x}, {a}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vminp", $p, " {u}, {t}, {x}\n",
+            "vcmpp", $p, " {u}, {u}, xmmword ptr [{tab} + ", at!(root), "], 0x11\n",
+            "vcmpp", $p, " {w}, {a}, xmmword ptr [{tab} + ", at!(zero), "], 0\n",
+            "vandnp", $p, " {u}, {w}, {u}\n",
+            "vcmpp", $p, " {t}, {t}, xmmword ptr [{tab} + ", at!(inf), "], 0x15\n",
+            "vorp", $p, " {t}, {t}, {u}\n",
+            "vmovmskp", $p, " {g:e}, {t}\n",
+            // u = the neighbour: minus the direction is −1 where the quotient's sign flipped
+            // in the down lanes is clear, +1 where it is set, 0 where a is ±0.
+            "vxorp", $p, " {x}, {a}, {b}\n",
+            "vxorp", $p, " {x}, {x}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            $cmp, " {u}, {x}, xmmword ptr [{tab} + ", at!(ones), "]\n",
+            "vpor {u}, {u}, xmmword ptr [{tab} + ", at!(one), "]\n",
+            "vpandn {u}, {w}, {u}\n",
+            $sub, " {u}, {s}, {u}\n",
+            // t = b ⊕ s = |b| ⊕ dsign, y = a ⊕ s; then t = m, whose sign picks the neighbour.
+            "vandp", $p, " {t}, {b}, xmmword ptr [{tab} + ", at!(abs), "]\n",
+            "vxorp", $p, " {y}, {b}, {t}\n",
+            "vxorp", $p, " {y}, {y}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vxorp", $p, " {y}, {y}, {a}\n",
+            "vxorp", $p, " {t}, {t}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
+            "vfmsub213p", $p, " {t}, {s}, {y}\n",
+            "vblendvp", $p, " {r}, {s}, {u}, {t}\n",
+            $flags,
+        )
     };
 }
 
-/// The second operand's register after [`flip_in`].
-macro_rules! flipped_b {
-    (both, $b:literal, $y:literal) => {
-        $y
-    };
-    (first, $b:literal, $y:literal) => {
-        $b
-    };
-}
-
-/// The `f64` kernel `$name`: `a $op b` on both blocks under one switch to rounding up.
-macro_rules! binary64 {
-    ($name:ident, $op:literal, $flip:ident, [$($y:ident),*]) => {
-        /// The kernel of the same name for a build without AVX2 and FMA.
-        ///
-        /// # Safety
-        ///
-        /// The processor must have AVX2 and FMA.
-        #[inline(always)]
-        pub(crate) unsafe fn $name(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
-            let ([al, ah], [bl, bh]) = (v64(a), v64(b));
-            let (rl, rh): (__m128, __m128);
-            // SAFETY: the processor has AVX and FMA (the callers' contract); the assembly reads
-            // the constant table only, writes its declared registers only, with 128-bit VEX
-            // instructions (no upper half changed), and puts MXCSR back as it found it.
-            unsafe {
-                asm!(
-                    concat!(
-                        "vmovapd {dl}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-                        "vmovapd {dh}, xmmword ptr [{tab} + {off} + ", at!(dsign), " + 16]\n",
-                        flip_in!($flip, "d", "al", "bl", "dl", "xl", "yl"),
-                        flip_in!($flip, "d", "ah", "bh", "dh", "xh", "yh"),
-                        align_switch!(),
-                        "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
-                        $op, "d {xl}, {xl}, {", flipped_b!($flip, "bl", "yl"), "}\n",
-                        $op, "d {xh}, {xh}, {", flipped_b!($flip, "bh", "yh"), "}\n",
-                        "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
-                        "vorpd {f}, {ah}, {bh}\n",
-                        "vxorpd {rl}, {xl}, {dl}\n",
-                        "vxorpd {rh}, {xh}, {dh}\n",
-                        "vblendpd {rh}, {rh}, {f}, 2\n",
-                    ),
-                    al = in(xmm_reg) al,
-                    ah = in(xmm_reg) ah,
-                    bl = in(xmm_reg) bl,
-                    bh = in(xmm_reg) bh,
-                    rl = out(xmm_reg) rl,
-                    rh = out(xmm_reg) rh,
-                    dl = out(xmm_reg) _,
-                    dh = out(xmm_reg) _,
-                    xl = out(xmm_reg) _,
-                    xh = out(xmm_reg) _,
-                    $($y = out(xmm_reg) _,)*
-                    f = out(xmm_reg) _,
-                    tab = in(reg) &C64,
-                    off = in(reg) row_offset(dir),
-                    options(pure, readonly, nostack, preserves_flags),
-                );
-            }
-            a64([rl, rh])
-        }
-    };
-}
-
-/// The `f32` kernel `$name`: `a $op b` under one switch to rounding up.
-macro_rules! binary32 {
-    ($name:ident, $op:literal, $flip:ident, [$($y:ident),*]) => {
-        /// The kernel of the same name for a build without AVX2 and FMA.
-        ///
-        /// # Safety
-        ///
-        /// The processor must have AVX2 and FMA.
-        #[inline(always)]
-        pub(crate) unsafe fn $name(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
-            let r: __m128;
-            // SAFETY: as for `f64`.
-            unsafe {
-                asm!(
-                    concat!(
-                        "vmovaps {d}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-                        flip_in!($flip, "s", "a", "b", "d", "x", "y"),
-                        align_switch!(),
-                        "vldmxcsr dword ptr [{tab} + ", at!(ru), "]\n",
-                        $op, "s {x}, {x}, {", flipped_b!($flip, "b", "y"), "}\n",
-                        "vldmxcsr dword ptr [{tab} + ", at!(rn), "]\n",
-                        "vorps {f}, {a}, {b}\n",
-                        "vxorps {r}, {x}, {d}\n",
-                        "vblendps {r}, {r}, {f}, 8\n",
-                    ),
-                    a = in(xmm_reg) v32(a),
-                    b = in(xmm_reg) v32(b),
-                    r = out(xmm_reg) r,
-                    d = out(xmm_reg) _,
-                    x = out(xmm_reg) _,
-                    $($y = out(xmm_reg) _,)*
-                    f = out(xmm_reg) _,
-                    tab = in(reg) &C32,
-                    off = in(reg) row_offset(dir),
-                    options(pure, readonly, nostack, preserves_flags),
-                );
-            }
-            a32(r)
-        }
-    };
-}
-
-binary64!(add_f64, "vaddp", both, [yl, yh]);
-binary64!(div_f64, "vdivp", first, []);
+kernel64!(
+    div_f64,
+    div_text,
+    div,
+    (a, b),
+    "vorpd {x}, {a}, {b}\nvblendpd {r}, {r}, {x}, 2\n",
+    u,
+    w,
+    y
+);
 
 /// `a + b` on `f32` lanes by the intrinsics kernel's comparisons ([`super::add_f32`]): after the
 /// down lanes' sign flips every lane rounds up, and `s = RN(a + b)` moves one unit up where
@@ -830,7 +828,33 @@ pub(crate) unsafe fn add_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
     a32(r)
 }
 
-binary32!(div_f32, "vdivp", first, []);
+/// `a / b` for a build without AVX2 and FMA: [`div_text`] on `f32` lanes, the portable path
+/// for the lanes out of its range.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn div_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    let (mut r, g) = block!(
+        div_text,
+        "s",
+        "vpcmpgtd",
+        "vpsubd",
+        "vorps {x}, {a}, {b}\nvblendps {r}, {r}, {x}, 8\n",
+        &C32,
+        row_offset(dir),
+        [a = v32(a), b = v32(b)],
+        u,
+        w,
+        y
+    );
+    if g & 0b0111 != 0 {
+        r = v32(slow(move || portable::div(a, b, dir)));
+        in_registers(&mut r);
+    }
+    a32(r)
+}
 
 /// `a·b + c`, randomly rounded: `(−a)·b + (−c)` rounded up, negated, in the down lanes.
 ///
