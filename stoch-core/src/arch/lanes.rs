@@ -152,3 +152,51 @@ conversions!(
     core::arch::x86_64::__m128,
     _mm_xor_ps
 );
+
+/// `v` through an empty assembly block that holds it in vector registers: the same bits, which
+/// the compiler can no longer trace to `v`'s lanes. The operations' general path (`ops`) works
+/// lane by lane beside the run-time AVX2 kernels in the user's loop; where it read the loop's
+/// own values, the compiler held a running sum's lanes apart, to be joined again before every
+/// kernel (docs/performance.md). Only where lanes are arrays on x86-64.
+#[cfg(all(
+    target_arch = "x86_64",
+    not(all(target_feature = "avx2", target_feature = "fma"))
+))]
+#[inline(always)]
+pub(crate) fn opaque<L: Copy>(v: L) -> L {
+    use core::arch::x86_64::__m128;
+    use core::mem::{size_of, transmute_copy};
+    match size_of::<L>() {
+        32 => {
+            // SAFETY: `L` is 32 bytes of plain data (the lanes of an `f64` value), read as two
+            // registers and written back whole.
+            let [mut lo, mut hi] = unsafe { transmute_copy::<L, [__m128; 2]>(&v) };
+            // SAFETY: an empty template that only names the registers.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} {1} */",
+                    inout(xmm_reg) lo,
+                    inout(xmm_reg) hi,
+                    options(pure, nomem, nostack, preserves_flags)
+                );
+            }
+            // SAFETY: as above.
+            unsafe { transmute_copy::<[__m128; 2], L>(&[lo, hi]) }
+        }
+        16 => {
+            // SAFETY: as above, one register (the lanes of an `f32` value).
+            let mut x = unsafe { transmute_copy::<L, __m128>(&v) };
+            // SAFETY: as above.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} */",
+                    inout(xmm_reg) x,
+                    options(pure, nomem, nostack, preserves_flags)
+                );
+            }
+            // SAFETY: as above.
+            unsafe { transmute_copy::<__m128, L>(&x) }
+        }
+        _ => v,
+    }
+}

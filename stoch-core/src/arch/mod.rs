@@ -23,6 +23,11 @@ pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+#[cfg(all(
+    target_arch = "x86_64",
+    not(all(target_feature = "avx2", target_feature = "fma"))
+))]
+pub(crate) use lanes::opaque;
 pub use lanes::{lanes32, lanes64, unlanes32, unlanes64, L32, L64};
 use lanes::{neg32, neg64};
 use portable::Portable;

@@ -52,6 +52,38 @@ macro_rules! checked_op {
     }};
 }
 
+/// The general path of `+`, `*` and `/` after `fast_op!`: `$body`, a closure of the operands,
+/// on `$a` and `$b`. Where lanes are arrays on x86-64 (a build that chooses its path at run
+/// time), operands and result pass through [`opaque`](crate::arch::opaque), so that this
+/// path's lane-by-lane code does not read the values the run-time kernels hold in registers
+/// (see there).
+macro_rules! general {
+    ($a:ident, $b:ident, |$x:ident, $y:ident| $body:expr) => {{
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(all(target_feature = "avx2", target_feature = "fma"))
+        ))]
+        let ($a, $b) = (
+            Stochastic {
+                v: crate::arch::opaque($a.v),
+            },
+            Stochastic {
+                v: crate::arch::opaque($b.v),
+            },
+        );
+        #[allow(clippy::redundant_closure_call)]
+        let r: Stochastic<T> = (move |$x: Stochastic<T>, $y: Stochastic<T>| $body)($a, $b);
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(all(target_feature = "avx2", target_feature = "fma"))
+        ))]
+        let r = Stochastic {
+            v: crate::arch::opaque(r.v),
+        };
+        r
+    }};
+}
+
 /// The pre-test of the checks of `r = a + b` (`op` 0), `a · b` (1) or `a / b` (2) on the AVX2
 /// path of a build whose target has AVX2 and FMA, for `fast_op!`: [`add_pretest`] at the
 /// configured cancellation level (`collapse_on`: whether collapses are detected), or the noise
@@ -105,17 +137,19 @@ pub(super) fn add_op<T: StochFloat>(
         state::mask(),
         loc
     ));
-    let mask = state::mask();
-    checked_op!(
-        0,
-        add4,
-        a,
-        b,
-        dir,
-        mask & (CANCEL | COLLAPSE_BIT) == 0,
-        |r| add_hit(a, b, r, b_plain, b_negated, mask, loc),
-        check_add(a, b, r, b_plain, b_negated, mask, loc)
-    )
+    general!(a, b, |a, b| {
+        let mask = state::mask();
+        checked_op!(
+            0,
+            add4,
+            a,
+            b,
+            dir,
+            mask & (CANCEL | COLLAPSE_BIT) == 0,
+            |r| add_hit(a, b, r, b_plain, b_negated, mask, loc),
+            check_add(a, b, r, b_plain, b_negated, mask, loc)
+        )
+    })
 }
 
 /// `a · b` with random rounding and the checks of [`check_mul`] (mask first, as in [`add_op`]),
@@ -136,17 +170,19 @@ pub(super) fn mul_op<T: StochFloat>(
         state::mask(),
         loc
     ));
-    let mask = state::mask();
-    checked_op!(
-        1,
-        mul4,
-        a,
-        b,
-        dir,
-        (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b),
-        |r| mul_hit(a, b, None, r, mask, loc),
-        check_mul(a, b, None, r, mask, loc)
-    )
+    general!(a, b, |a, b| {
+        let mask = state::mask();
+        checked_op!(
+            1,
+            mul4,
+            a,
+            b,
+            dir,
+            (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b),
+            |r| mul_hit(a, b, None, r, mask, loc),
+            check_mul(a, b, None, r, mask, loc)
+        )
+    })
 }
 
 /// Whether `a·b` can need no check: both operands exact (three equal samples, as data read
@@ -191,15 +227,17 @@ pub(super) fn div_op<T: StochFloat>(
         state::mask(),
         loc
     ));
-    let mask = state::mask();
-    checked_op!(
-        2,
-        div4,
-        a,
-        b,
-        dir,
-        mask & (DIV | COLLAPSE_BIT) == 0,
-        |r| div_hit(a, b, r, mask, loc),
-        check_div(a, b, r, mask, loc)
-    )
+    general!(a, b, |a, b| {
+        let mask = state::mask();
+        checked_op!(
+            2,
+            div4,
+            a,
+            b,
+            dir,
+            mask & (DIV | COLLAPSE_BIT) == 0,
+            |r| div_hit(a, b, r, mask, loc),
+            check_div(a, b, r, mask, loc)
+        )
+    })
 }
