@@ -163,40 +163,41 @@ conversions!(
     not(all(target_feature = "avx2", target_feature = "fma"))
 ))]
 #[inline(always)]
-pub(crate) fn opaque<L: Copy>(v: L) -> L {
+pub(crate) fn opaque64(v: L64) -> L64 {
     use core::arch::x86_64::__m128;
-    use core::mem::{size_of, transmute_copy};
-    match size_of::<L>() {
-        32 => {
-            // SAFETY: `L` is 32 bytes of plain data (the lanes of an `f64` value), read as two
-            // registers and written back whole.
-            let [mut lo, mut hi] = unsafe { transmute_copy::<L, [__m128; 2]>(&v) };
-            // SAFETY: an empty template that only names the registers.
-            unsafe {
-                core::arch::asm!(
-                    "/* {0} {1} */",
-                    inout(xmm_reg) lo,
-                    inout(xmm_reg) hi,
-                    options(pure, nomem, nostack, preserves_flags)
-                );
-            }
-            // SAFETY: as above.
-            unsafe { transmute_copy::<[__m128; 2], L>(&[lo, hi]) }
-        }
-        16 => {
-            // SAFETY: as above, one register (the lanes of an `f32` value).
-            let mut x = unsafe { transmute_copy::<L, __m128>(&v) };
-            // SAFETY: as above.
-            unsafe {
-                core::arch::asm!(
-                    "/* {0} */",
-                    inout(xmm_reg) x,
-                    options(pure, nomem, nostack, preserves_flags)
-                );
-            }
-            // SAFETY: as above.
-            unsafe { transmute_copy::<__m128, L>(&x) }
-        }
-        _ => v,
+    // SAFETY: 32 bytes of plain data, in order.
+    let [mut lo, mut hi] = unsafe { core::mem::transmute::<[f64; 4], [__m128; 2]>(v.0) };
+    // SAFETY: an empty template that only names the registers.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} */",
+            inout(xmm_reg) lo,
+            inout(xmm_reg) hi,
+            options(pure, nomem, nostack, preserves_flags)
+        );
     }
+    // SAFETY: as above.
+    L64(unsafe { core::mem::transmute::<[__m128; 2], [f64; 4]>([lo, hi]) })
+}
+
+/// The same for `f32` lanes, one register.
+#[cfg(all(
+    target_arch = "x86_64",
+    not(all(target_feature = "avx2", target_feature = "fma"))
+))]
+#[inline(always)]
+pub(crate) fn opaque32(v: L32) -> L32 {
+    use core::arch::x86_64::__m128;
+    // SAFETY: 16 bytes of plain data, in order.
+    let mut x = unsafe { core::mem::transmute::<[f32; 4], __m128>(v.0) };
+    // SAFETY: an empty template that only names the register.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} */",
+            inout(xmm_reg) x,
+            options(pure, nomem, nostack, preserves_flags)
+        );
+    }
+    // SAFETY: as above.
+    L32(unsafe { core::mem::transmute::<__m128, [f32; 4]>(x) })
 }

@@ -23,13 +23,13 @@ pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+pub use lanes::{lanes32, lanes64, unlanes32, unlanes64, L32, L64};
+use lanes::{neg32, neg64};
 #[cfg(all(
     target_arch = "x86_64",
     not(all(target_feature = "avx2", target_feature = "fma"))
 ))]
-pub(crate) use lanes::opaque;
-pub use lanes::{lanes32, lanes64, unlanes32, unlanes64, L32, L64};
-use lanes::{neg32, neg64};
+use lanes::{opaque32, opaque64};
 use portable::Portable;
 #[cfg(target_arch = "x86_64")]
 use x86::asm512 as rt512;
@@ -145,6 +145,13 @@ pub trait Kernels: Portable + Sized + Copy {
         not(target_feature = "avx512f")
     ))]
     fn native4(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    /// The same lanes, through an empty assembly block ([`lanes::opaque64`]): for the general
+    /// path of `+`, `*` and `/` in a build that chooses its path at run time.
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx2", target_feature = "fma"))
+    ))]
+    fn opaque(v: Self::Lanes) -> Self::Lanes;
     /// Zero.
     fn zero_lane() -> Self;
 }
@@ -213,6 +220,9 @@ macro_rules! route {
 /// in one with them; goes on to the operation's other paths where neither runs. A macro, not a
 /// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's
 /// running value in memory (docs/performance.md, "Measurements behind the kernels' forms").
+/// A hit's slow path takes the operands and the result through `apart` (`ops::arith`), which
+/// the caller defines: it takes them by reference, and a running sum that was one of them
+/// stayed in memory.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! fast_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
@@ -224,6 +234,7 @@ macro_rules! fast_op {
             let $r = Stochastic { v };
             if hit {
                 hit_is_rare();
+                let ($a, $b, $r) = (apart($a), apart($b), apart($r));
                 return $hit;
             }
             return $r;
@@ -249,6 +260,7 @@ macro_rules! fast_op {
                 let $r = Stochastic { v };
                 if hit {
                     hit_is_rare();
+                    let ($a, $b, $r) = (apart($a), apart($b), apart($r));
                     return $hit;
                 }
                 return $r;
@@ -275,6 +287,7 @@ macro_rules! fast_op {
                     && native_hit($op, $a, $b, $r, mode & MODE_COLLAPSE != 0)
                 {
                     hit_is_rare();
+                    let ($a, $b, $r) = (apart($a), apart($b), apart($r));
                     return $hit;
                 }
                 return $r;
@@ -293,6 +306,7 @@ macro_rules! dispatch {
         $lanes:ident,
         $unl:ident,
         $neg:ident,
+        $opaque:ident,
         $add:ident,
         $mul:ident,
         $div:ident,
@@ -539,6 +553,14 @@ macro_rules! dispatch {
                 None
             }
         }
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(all(target_feature = "avx2", target_feature = "fma"))
+        ))]
+        #[inline(always)]
+        fn opaque(v: $l) -> $l {
+            $opaque(v)
+        }
         #[inline(always)]
         fn zero_lane() -> $t {
             0.0
@@ -615,6 +637,7 @@ impl Kernels for f64 {
         lanes64,
         unlanes64,
         neg64,
+        opaque64,
         add_f64,
         mul_f64,
         div_f64,
@@ -641,6 +664,7 @@ impl Kernels for f32 {
         lanes32,
         unlanes32,
         neg32,
+        opaque32,
         add_f32,
         mul_f32,
         div_f32,

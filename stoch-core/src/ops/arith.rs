@@ -19,8 +19,8 @@ use crate::{StochFloat, Stochastic};
 /// The rest of `+` (`$op` 0), `*` (1) and `/` (2), kernel `T::$kernel`, after `fast_op!`:
 /// the kernel alone where `$skip` says no check is wanted; else the kernel with its fused
 /// pre-test where [`Kernels::rt512_pre`](crate::arch::Kernels::rt512_pre) has one (a hit takes
-/// `$hit`), else the kernel and then `$check`, both of the result `$r`. A macro for the same
-/// reason as `fast_op!`.
+/// `$hit`), else the kernel and then `$check`, both of the result `$r`. Operands and results
+/// pass through [`apart`]. A macro for the same reason as `fast_op!`.
 macro_rules! checked_op {
     (
         $op:literal,
@@ -32,56 +32,41 @@ macro_rules! checked_op {
         |$r:ident| $hit:expr,
         $check:expr
     ) => {{
+        let ($a, $b) = (apart($a), apart($b));
         if $skip {
-            return Stochastic {
+            return apart(Stochastic {
                 v: T::$kernel($a.v, $b.v, $dir),
-            };
+            });
         }
         if let Some((v, hit)) = T::rt512_pre($op, $a.v, $b.v, $dir) {
             let $r = Stochastic { v };
             if hit {
                 hit_is_rare();
-                return $hit;
+                return apart($hit);
             }
-            return $r;
+            return apart($r);
         }
         let $r = Stochastic {
             v: T::$kernel($a.v, $b.v, $dir),
         };
-        $check
+        apart($check)
     }};
 }
 
-/// The general path of `+`, `*` and `/` after `fast_op!`: `$body`, a closure of the operands,
-/// on `$a` and `$b`. Where lanes are arrays on x86-64 (a build that chooses its path at run
-/// time), operands and result pass through [`opaque`](crate::arch::opaque), so that this
-/// path's lane-by-lane code does not read the values the run-time kernels hold in registers
-/// (see there).
-macro_rules! general {
-    ($a:ident, $b:ident, |$x:ident, $y:ident| $body:expr) => {{
-        #[cfg(all(
-            target_arch = "x86_64",
-            not(all(target_feature = "avx2", target_feature = "fma"))
-        ))]
-        let ($a, $b) = (
-            Stochastic {
-                v: crate::arch::opaque($a.v),
-            },
-            Stochastic {
-                v: crate::arch::opaque($b.v),
-            },
-        );
-        #[allow(clippy::redundant_closure_call)]
-        let r: Stochastic<T> = (move |$x: Stochastic<T>, $y: Stochastic<T>| $body)($a, $b);
-        #[cfg(all(
-            target_arch = "x86_64",
-            not(all(target_feature = "avx2", target_feature = "fma"))
-        ))]
-        let r = Stochastic {
-            v: crate::arch::opaque(r.v),
-        };
-        r
-    }};
+/// `v` itself; where lanes are arrays on x86-64 (a build that chooses its path at run time),
+/// through [`Kernels::opaque`](crate::arch::Kernels::opaque), for the general path of `+`, `*`
+/// and `/` after `fast_op!` (`checked_op!`): its lane-by-lane code then reads and gives values
+/// the compiler cannot trace to those the run-time kernels hold in registers (see there).
+#[inline(always)]
+fn apart<T: StochFloat>(v: Stochastic<T>) -> Stochastic<T> {
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(all(target_feature = "avx2", target_feature = "fma"))
+    ))]
+    let v = Stochastic {
+        v: <T as crate::arch::Kernels>::opaque(v.v),
+    };
+    v
 }
 
 /// The pre-test of the checks of `r = a + b` (`op` 0), `a · b` (1) or `a / b` (2) on the AVX2
@@ -137,19 +122,17 @@ pub(super) fn add_op<T: StochFloat>(
         state::mask(),
         loc
     ));
-    general!(a, b, |a, b| {
-        let mask = state::mask();
-        checked_op!(
-            0,
-            add4,
-            a,
-            b,
-            dir,
-            mask & (CANCEL | COLLAPSE_BIT) == 0,
-            |r| add_hit(a, b, r, b_plain, b_negated, mask, loc),
-            check_add(a, b, r, b_plain, b_negated, mask, loc)
-        )
-    })
+    let mask = state::mask();
+    checked_op!(
+        0,
+        add4,
+        a,
+        b,
+        dir,
+        mask & (CANCEL | COLLAPSE_BIT) == 0,
+        |r| add_hit(a, b, r, b_plain, b_negated, mask, loc),
+        check_add(a, b, r, b_plain, b_negated, mask, loc)
+    )
 }
 
 /// `a · b` with random rounding and the checks of [`check_mul`] (mask first, as in [`add_op`]),
@@ -170,19 +153,17 @@ pub(super) fn mul_op<T: StochFloat>(
         state::mask(),
         loc
     ));
-    general!(a, b, |a, b| {
-        let mask = state::mask();
-        checked_op!(
-            1,
-            mul4,
-            a,
-            b,
-            dir,
-            (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b),
-            |r| mul_hit(a, b, None, r, mask, loc),
-            check_mul(a, b, None, r, mask, loc)
-        )
-    })
+    let mask = state::mask();
+    checked_op!(
+        1,
+        mul4,
+        a,
+        b,
+        dir,
+        (mask & (MUL | COLLAPSE_BIT) == 0) || exact_product(&a, &b),
+        |r| mul_hit(a, b, None, r, mask, loc),
+        check_mul(a, b, None, r, mask, loc)
+    )
 }
 
 /// Whether `a·b` can need no check: both operands exact (three equal samples, as data read
@@ -227,17 +208,15 @@ pub(super) fn div_op<T: StochFloat>(
         state::mask(),
         loc
     ));
-    general!(a, b, |a, b| {
-        let mask = state::mask();
-        checked_op!(
-            2,
-            div4,
-            a,
-            b,
-            dir,
-            mask & (DIV | COLLAPSE_BIT) == 0,
-            |r| div_hit(a, b, r, mask, loc),
-            check_div(a, b, r, mask, loc)
-        )
-    })
+    let mask = state::mask();
+    checked_op!(
+        2,
+        div4,
+        a,
+        b,
+        dir,
+        mask & (DIV | COLLAPSE_BIT) == 0,
+        |r| div_hit(a, b, r, mask, loc),
+        check_div(a, b, r, mask, loc)
+    )
 }
