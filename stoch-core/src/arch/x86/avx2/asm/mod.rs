@@ -650,12 +650,28 @@ fn tiny_mul32(a: __m128, b: __m128, p: __m128, dir: u32) -> (__m128, u32) {
     (r, g)
 }
 
+/// `{$n}` = the bits of `{s}` one more where the sign of `{$x}` is clear and one less where it
+/// is set (`$cmp`, the lane-wide signed comparison, makes `x > −1` all ones, −1; ORed with 1
+/// that is minus the step, which `$sub` takes), after `$mask` (text that may zero the step in
+/// some lanes): a result's neighbour, away from zero or toward it.
+#[rustfmt::skip]
+macro_rules! neighbour {
+    ($cmp:literal, $sub:literal, $x:literal, $n:literal, $mask:expr) => {
+        concat!(
+            $cmp, " {", $n, "}, {", $x, "}, xmmword ptr [{tab} + ", at!(ones), "]\n",
+            "vpor {", $n, "}, {", $n, "}, xmmword ptr [{tab} + ", at!(one), "]\n",
+            $mask,
+            $sub, " {", $n, "}, {s}, {", $n, "}\n",
+        )
+    };
+}
+
 /// One block of [`add_f64`]: `{x}`, `{y}` the flipped operands, `{s}` their sum rounded to
 /// nearest, `{t}` the lanes where the exact sum lies above it, `{x}` its neighbour toward +∞
-/// (the [`step`] of the product), the choice flipped back into `$r`. `$sd` is `pd` for the
-/// first block and `sd` for the second, whose arithmetic leaves the flags lane alone (its bits
-/// as a number are most often subnormal, which some processors handle in microcode); the
-/// second then puts the operands' flags, `{f}`, in that lane.
+/// ([`neighbour`]), the choice flipped back into `$r`. `$sd` is `pd` for the first block and
+/// `sd` for the second, whose arithmetic leaves the flags lane alone (its bits as a number are
+/// most often subnormal, which some processors handle in microcode); the second then puts the
+/// operands' flags, `{f}`, in that lane.
 #[rustfmt::skip]
 macro_rules! add64_block {
     ($a:literal, $b:literal, $d:literal, $r:literal, $sd:literal, $keep:expr) => {
@@ -668,9 +684,7 @@ macro_rules! add64_block {
             "vcmplt", $sd, " {t}, {t}, {y}\n",
             "vcmplt", $sd, " {u}, {u}, {x}\n",
             "vorpd {t}, {t}, {u}\n",
-            "vpcmpgtq {x}, {s}, xmmword ptr [{tab} + ", at!(ones), "]\n",
-            "vpor {x}, {x}, xmmword ptr [{tab} + ", at!(one), "]\n",
-            "vpsubq {x}, {s}, {x}\n",
+            neighbour!("vpcmpgtq", "vpsubq", "s", "x", ""),
             "vblendvpd {", $r, "}, {s}, {x}, {t}\n",
             "vxorpd {", $r, "}, {", $r, "}, {", $d, "}\n",
             $keep,
@@ -748,10 +762,7 @@ macro_rules! div_text {
             // in the down lanes is clear, +1 where it is set, 0 where a is ±0.
             "vxorp", $p, " {x}, {a}, {b}\n",
             "vxorp", $p, " {x}, {x}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            $cmp, " {u}, {x}, xmmword ptr [{tab} + ", at!(ones), "]\n",
-            "vpor {u}, {u}, xmmword ptr [{tab} + ", at!(one), "]\n",
-            "vpandn {u}, {w}, {u}\n",
-            $sub, " {u}, {s}, {u}\n",
+            neighbour!($cmp, $sub, "x", "u", "vpandn {u}, {w}, {u}\n"),
             // t = b ⊕ s = |b| ⊕ dsign, y = a ⊕ s; then t = m, whose sign picks the neighbour.
             "vandp", $p, " {t}, {b}, xmmword ptr [{tab} + ", at!(abs), "]\n",
             "vxorp", $p, " {y}, {b}, {t}\n",
@@ -989,10 +1000,7 @@ macro_rules! sqrt_step_text {
             // x = a ⊕ dsign; u = minus the direction: −1 where x ≥ 0 (up), +1 where the sign
             // is set (down), 0 where a is ±0; u = the neighbour.
             "vxorp", $p, " {x}, {a}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-            $cmp, " {u}, {x}, xmmword ptr [{tab} + ", at!(ones), "]\n",
-            "vpor {u}, {u}, xmmword ptr [{tab} + ", at!(one), "]\n",
-            "vpandn {u}, {w}, {u}\n",
-            $sub, " {u}, {s}, {u}\n",
+            neighbour!($cmp, $sub, "x", "u", "vpandn {u}, {w}, {u}\n"),
             // t = m; the neighbour where its sign is set.
             "vxorp", $p, " {t}, {s}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
             "vfmsub213p", $p, " {t}, {s}, {x}\n",
