@@ -115,9 +115,10 @@ pub trait Kernels: Portable + Sized + Copy {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
     fn rt512_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
     /// The run-time AVX2 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) and the pre-test
-    /// of the operation's checks (see `ops`; `collapse_on`: whether accuracy collapses are
-    /// detected): the result's lanes and whether the pre-test passed. For the operations of a
-    /// build without AVX2 and FMA, once `runtime::path::avx2_on` (in `fast_op!`) said so.
+    /// of the operation's checks (see `ops`; `lanes`: the bits of the sum's pre-test that
+    /// count, `runtime::path::add_lanes`): the result's lanes and whether the pre-test passed.
+    /// For the operations of a build without AVX2 and FMA, once `runtime::path::mode` (in
+    /// `fast_op!`) said so.
     #[cfg(all(
         target_arch = "x86_64",
         not(all(target_feature = "avx2", target_feature = "fma"))
@@ -127,7 +128,7 @@ pub trait Kernels: Portable + Sized + Copy {
         a: Self::Lanes,
         b: Self::Lanes,
         dir: u32,
-        collapse_on: bool,
+        lanes: u32,
     ) -> (Self::Lanes, bool);
     /// The same without the pre-test.
     #[cfg(all(
@@ -226,25 +227,23 @@ macro_rules! route {
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! fast_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
+        use crate::runtime::path::{add_lanes, mode_bit, mode_bit2};
         let mode = crate::runtime::path::mode();
-        // `/` runs the AVX2 kernels on both run-time paths (see `Kernels::div4`).
+        // `/` runs the AVX2 kernels on both run-time paths (see `Kernels::div4`). One test of
+        // both bits of a path first, so that another path's operations pass it with one test
+        // and one branch (docs/performance.md).
         let rt512 = $op != 2;
-        if rt512 && mode & crate::runtime::path::mode_bit($op, true) != 0 && !$exact {
-            let (v, hit) = T::rt512_fused($op, $a.v, $b.v, $dir);
-            let $r = Stochastic { v };
-            if hit {
-                hit_is_rare();
-                let ($a, $b, $r) = (apart($a), apart($b), apart($r));
-                return $hit;
+        if rt512 && mode & (mode_bit($op, true) | mode_bit($op, false)) != 0 {
+            if mode & mode_bit($op, true) != 0 && !$exact {
+                let (v, hit) = T::rt512_fused($op, $a.v, $b.v, $dir);
+                let $r = Stochastic { v };
+                if hit {
+                    hit_is_rare();
+                    let ($a, $b, $r) = (apart($a), apart($b), apart($r));
+                    return $hit;
+                }
+                return $r;
             }
-            return $r;
-        }
-        if rt512
-            && mode
-                & (crate::runtime::path::mode_bit($op, true)
-                    | crate::runtime::path::mode_bit($op, false))
-                != 0
-        {
             return Stochastic {
                 v: T::rt512_alone($op, $a.v, $b.v, $dir),
             };
@@ -252,11 +251,13 @@ macro_rules! fast_op {
         // The run-time AVX2 path: its kernel and the checks' pre-test in registers (the
         // compiler's SSE2 form of the pre-test kept the `f32` sum in memory, with stores of
         // single lanes that the next load could not forward), or the kernel alone.
+        // Two tests, not one of both bits first: with one, the compiler ran the kernel before
+        // the branch on the checks, and the loop's general registers spilled.
         #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
         {
-            use crate::runtime::path::{mode_bit2, MODE_COLLAPSE};
             if mode & mode_bit2($op, true) != 0 && !$exact {
-                let (v, hit) = T::rt2_checked($op, $a.v, $b.v, $dir, mode & MODE_COLLAPSE != 0);
+                let lanes = if $op == 0 { add_lanes() } else { 0 };
+                let (v, hit) = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
                 let $r = Stochastic { v };
                 if hit {
                     hit_is_rare();
@@ -276,22 +277,19 @@ macro_rules! fast_op {
         // One test of the word in place of the mask and the run-time AVX-512 path's flag,
         // which the path below asks twice (docs/performance.md).
         #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
-        {
-            use crate::runtime::path::{mode_bit2, MODE_COLLAPSE};
-            if mode & (mode_bit2($op, true) | mode_bit2($op, false)) != 0 {
-                let $r = Stochastic {
-                    v: T::native4($op, $a.v, $b.v, $dir),
-                };
-                if mode & mode_bit2($op, true) != 0
-                    && !$exact
-                    && native_hit($op, $a, $b, $r, mode & MODE_COLLAPSE != 0)
-                {
+        if mode & (mode_bit2($op, true) | mode_bit2($op, false)) != 0 {
+            let $r = Stochastic {
+                v: T::native4($op, $a.v, $b.v, $dir),
+            };
+            if mode & mode_bit2($op, true) != 0 && !$exact {
+                let lanes = if $op == 0 { add_lanes() } else { 0 };
+                if native_hit($op, $a, $b, $r, lanes) {
                     hit_is_rare();
                     let ($a, $b, $r) = (apart($a), apart($b), apart($r));
                     return $hit;
                 }
-                return $r;
             }
+            return $r;
         }
     };
 }
@@ -454,7 +452,7 @@ macro_rules! dispatch {
             not(all(target_feature = "avx2", target_feature = "fma"))
         ))]
         #[inline(always)]
-        fn rt2_checked(op: u8, a: $l, b: $l, dir: u32, collapse_on: bool) -> ($l, bool) {
+        fn rt2_checked(op: u8, a: $l, b: $l, dir: u32, lanes: u32) -> ($l, bool) {
             use x86::avx2::asm as v;
             let (a, b) = (Self::store(a), Self::store(b));
             // SAFETY: the process chose the AVX2 path (the callers' contract) only where the
@@ -464,10 +462,7 @@ macro_rules! dispatch {
                     0 => {
                         let r = v::$add(a, b, dir);
                         let bits = v::$add_pre(a, b, r, $factor);
-                        (
-                            Self::load(r),
-                            bits & if collapse_on { 0b111 } else { 0b001 } != 0,
-                        )
+                        (Self::load(r), bits & lanes != 0)
                     }
                     1 => {
                         let r = v::$mul(a, b, dir);

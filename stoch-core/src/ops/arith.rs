@@ -71,8 +71,8 @@ fn apart<T: StochFloat>(v: Stochastic<T>) -> Stochastic<T> {
 
 /// The pre-test of the checks of `r = a + b` (`op` 0), `a · b` (1) or `a / b` (2) on the AVX2
 /// path of a build whose target has AVX2 and FMA, for `fast_op!`: [`add_pretest`] at the
-/// configured cancellation level (`collapse_on`: whether collapses are detected), or the noise
-/// pre-tests of [`check_mul`] and [`check_div`].
+/// configured cancellation level (`lanes`: the bits of its test that count,
+/// `runtime::path::add_lanes`), or the noise pre-tests of [`check_mul`] and [`check_div`].
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx2",
@@ -85,10 +85,10 @@ fn native_hit<T: StochFloat>(
     a: Stochastic<T>,
     b: Stochastic<T>,
     r: Stochastic<T>,
-    collapse_on: bool,
+    lanes: u32,
 ) -> bool {
     match op {
-        0 => add_pretest(&a, &b, &r, T::cancel_factor(), collapse_on),
+        0 => add_pretest(&a, &b, &r, T::cancel_factor(), lanes),
         1 => maybe_noise2(&a, &r),
         _ => maybe_noise2(&b, &r),
     }

@@ -42,17 +42,18 @@ pub(super) fn check_add<T: StochFloat>(
     mask: u8,
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
-    let collapse_on = mask & COLLAPSE_BIT != 0;
-    if add_pretest(&a, &b, &r, T::cancel_factor(), collapse_on) {
+    let lanes = u32::from(state::add_lanes_for(mask));
+    if add_pretest(&a, &b, &r, T::cancel_factor(), lanes) {
         hit_is_rare();
         return add_hit(a, b, r, b_plain, b_negated, mask, loc);
     }
     r
 }
 
-/// The pre-test of [`check_add`]: whether `r = a + b` may have cancelled `factor`'s digits or
-/// collapsed (`collapse_on`). One branch-free test that is rarely true, so the branch on it
-/// predicts well:
+/// The pre-test of [`check_add`]: whether `r = a + b` may have cancelled `factor`'s digits
+/// (bit 0 of `lanes`) or collapsed (bits 1 and 2: `0b111` where collapses are detected,
+/// `0b001` where not). One branch-free test that is rarely true, so the branch on it predicts
+/// well:
 /// - a loss of `level` digits needs `|r₀| < factor·max(|a₀|, |b₀|)` (see `Config::apply`);
 /// - a collapse needs `|r₀| < max(|a₀|, |b₀|)` (a same-sign sum never shrinks below its larger
 ///   operand: rounding is monotonic) and `r` to pass [`maybe_noise`] (on the vector registers
@@ -67,16 +68,17 @@ pub(super) fn add_pretest<T: StochFloat>(
     b: &Stochastic<T>,
     r: &Stochastic<T>,
     factor: T,
-    collapse_on: bool,
+    lanes: u32,
 ) -> bool {
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "avx2",
         target_feature = "fma"
     ))]
-    if let Some(hit) = vector::add_pre(a, b, r, factor, collapse_on) {
+    if let Some(hit) = vector::add_pre(a, b, r, factor, lanes) {
         return hit;
     }
+    let collapse_on = lanes & 0b110 != 0;
     let a0 = a.a()[0].abs();
     let b0 = b.a()[0].abs();
     let big = if a0 > b0 { a0 } else { b0 };

@@ -218,14 +218,14 @@ pub(super) mod vector {
         b: &Stochastic<T>,
         r: &Stochastic<T>,
         factor: T,
-        collapse_on: bool,
+        lanes: u32,
     ) -> Option<bool> {
         if !is64::<T>() {
             return None;
         }
         // SAFETY: AVX-512F, DQ and VL are enabled for this target (cfg above).
         let k = unsafe { super::add_pre64_avx512(r64(a), r64(b), r64(r), factor.to_f64()) };
-        Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
+        Some(u32::from(k) & lanes != 0)
     }
 
     /// The pre-test of [`check_add`](super::check_add) for a sum `r = a + b` with AVX2 and FMA
@@ -256,7 +256,7 @@ pub(super) mod vector {
         b: &Stochastic<T>,
         r: &Stochastic<T>,
         factor: T,
-        collapse_on: bool,
+        lanes: u32,
     ) -> Option<bool> {
         // SAFETY: AVX2 is enabled for this target (module cfg).
         let (r, m, fm) = unsafe {
@@ -302,7 +302,7 @@ pub(super) mod vector {
             );
             _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_and_pd(x, abs), v))
         };
-        Some(k & if collapse_on { 0b0111 } else { 0b0001 } != 0)
+        Some(k as u32 & lanes != 0)
     }
 
     /// [`exact_product`](super::exact_product) on the register of two `f32` values: the
@@ -336,10 +336,11 @@ pub(super) mod vector {
     }
 
     /// [`exact_product`](super::exact_product) on the registers of two `f64` values: the
-    /// samples y and z compared with x in both, one `movmsk` and a branch, and only where all
-    /// are equal the magnitude test on the product of the x samples. A product with a
-    /// computed operand (every product of the n-body step) leaves after five vector
-    /// instructions rather than the nine of one test of both conditions (docs/performance.md).
+    /// samples y and z compared with x in both (one comparison, [`later`] and [`first`]), one
+    /// `movmsk` and a branch, and only where all are equal the magnitude test on the product
+    /// of the x samples. A product with a computed operand (every product of the n-body step)
+    /// leaves after five vector instructions rather than the nine of one test of both
+    /// conditions (docs/performance.md).
     /// `None` for another lane type.
     #[inline(always)]
     pub(crate) fn exact_product<T: StochFloat>(
@@ -354,15 +355,9 @@ pub(super) mod vector {
         }
         let (a, b) = (r64(a), r64(b));
         // SAFETY: AVX2 is enabled for this target (module cfg).
-        let ne = unsafe {
-            let x = _mm256_permute4x64_pd::<0>(a);
-            let y = _mm256_permute4x64_pd::<0>(b);
-            _mm256_movemask_pd(_mm256_or_pd(
-                _mm256_cmp_pd::<_CMP_NEQ_UQ>(a, x),
-                _mm256_cmp_pd::<_CMP_NEQ_UQ>(b, y),
-            ))
-        };
-        if ne & 0b0111 != 0 {
+        let ne =
+            unsafe { _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_NEQ_UQ>(later(a, b), first(a, b))) };
+        if ne != 0 {
             return Some(false);
         }
         // SAFETY: as above.
@@ -379,13 +374,40 @@ pub(super) mod vector {
         Some(small & 1 == 0)
     }
 
-    /// [`maybe_noise2`](super::maybe_noise2) on the registers.
+    /// The samples y and z of two `f64` values in one register, `[x₁, y₁, x₂, y₂]`: with
+    /// [`first`], one comparison or subtraction tests both values, where a test per value
+    /// took two and an OR (docs/performance.md).
+    #[inline(always)]
+    fn later(x: __m256d, y: __m256d) -> __m256d {
+        // SAFETY: AVX is enabled for this target (module cfg).
+        unsafe { _mm256_shuffle_pd::<0b0011>(x, y) }
+    }
+
+    /// The first samples of two `f64` values, `[x₀, y₀, x₀, y₀]`, against [`later`]'s lanes.
+    #[inline(always)]
+    fn first(x: __m256d, y: __m256d) -> __m256d {
+        // SAFETY: AVX2 is enabled for this target (module cfg).
+        unsafe { _mm256_permute4x64_pd::<0b01_00_01_00>(_mm256_unpacklo_pd(x, y)) }
+    }
+
+    /// [`maybe_noise2`](super::maybe_noise2) on the registers; two `f64` values in one
+    /// register ([`later`], [`first`]).
     #[inline(always)]
     pub(crate) fn far2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> Option<bool> {
         if is64::<T>() {
+            let (x, y) = (r64(x), r64(y));
             // SAFETY: AVX2 is enabled for this target (module cfg).
-            let m = unsafe { _mm256_movemask_pd(_mm256_or_pd(far64(r64(x)), far64(r64(y)))) };
-            return Some(m & 0b0110 != 0);
+            let m = unsafe {
+                let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+                let (s, o) = (later(x, y), first(x, y));
+                let d = _mm256_and_pd(_mm256_sub_pd(s, o), abs);
+                _mm256_movemask_pd(_mm256_fnmadd_pd(
+                    d,
+                    _mm256_set1_pd(SPREAD_FACTOR),
+                    _mm256_and_pd(o, abs),
+                ))
+            };
+            return Some(m != 0);
         }
         if is32::<T>() {
             #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]

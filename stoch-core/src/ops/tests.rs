@@ -440,7 +440,8 @@ fn avx2_native_adds() -> Option<(NativeAdd<f64>, NativeAdd<f32>)> {
             collapse_on: bool,
         ) -> Option<bool> {
             let s = |x: [T; 4]| crate::Stochastic::<T> { v: T::load(x) };
-            super::pretest::vector::add_pre(&s(a), &s(b), &s(r), T::from_f64(factor), collapse_on)
+            let lanes = if collapse_on { 0b111 } else { 0b001 };
+            super::pretest::vector::add_pre(&s(a), &s(b), &s(r), T::from_f64(factor), lanes)
         }
         return Some((add::<f64>, add::<f32>));
     }

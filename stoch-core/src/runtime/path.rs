@@ -234,10 +234,13 @@ pub(crate) const fn mode_bit2(op: u8, fused: bool) -> u16 {
 #[cfg_attr(all(target_feature = "avx2", target_feature = "fma"), allow(dead_code))]
 pub(crate) const RT2_BITS: u16 = 0x3f00;
 
-/// The bit of [`Tables::mode`] set when collapse detection is on (the AVX2 kernels' pre-tests
-/// ask).
+/// [`Tables::add_lanes`]: [`add_lanes_for`](super::state::add_lanes_for) the
+/// configuration's detection mask.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
-pub(crate) const MODE_COLLAPSE: u16 = 1 << 14;
+#[inline(always)]
+pub(crate) fn add_lanes() -> u32 {
+    u32::from(TABLES.add_lanes.load(Ordering::Relaxed))
+}
 
 /// Sets what `+`, `*` and `/` run ([`Tables::mode`]) from the configuration's detection mask
 /// and the path [`detect`] chose; called by `Config::apply` and [`detect`] after they store
@@ -253,6 +256,10 @@ pub(crate) fn set_mode() {
         TABLES.on.load(Ordering::Relaxed),
         avx2,
         super::state::mask(),
+    );
+    TABLES.add_lanes.store(
+        super::state::add_lanes_for(super::state::mask()),
+        Ordering::Relaxed,
     );
     TABLES.mode.store(mode, Ordering::Relaxed);
 }
@@ -278,9 +285,6 @@ const fn mode_for(on: bool, avx2: bool, mask: u8) -> u16 {
             mode |= mode_bit2(op, checks);
         }
         op += 1;
-    }
-    if avx2 && mask & super::state::COLLAPSE_BIT != 0 {
-        mode |= MODE_COLLAPSE;
     }
     mode
 }
@@ -378,7 +382,7 @@ mod tests {
                 }
             };
             let (fused, alone) = (|op| bit(op, true), |op| bit(op, false));
-            let mode = |mask: u8| mode_for(!avx2, avx2, mask) & !MODE_COLLAPSE;
+            let mode = |mask: u8| mode_for(!avx2, avx2, mask);
             assert_eq!(mode(0), alone(0) | alone(1) | alone(2));
             assert_eq!(mode(0xff), fused(0) | fused(1) | fused(2));
             assert_eq!(mode(COLLAPSE_BIT), fused(0) | fused(1) | fused(2));
@@ -388,16 +392,11 @@ mod tests {
             assert_eq!(mode(Cancellation.bit()), fused(0) | alone(1) | alone(2));
             assert_eq!(mode(Multiplication.bit()), alone(0) | fused(1) | alone(2));
             assert_eq!(mode(Division.bit()), alone(0) | alone(1) | fused(2));
-            // The collapse bit where the AVX2 kernels run and collapse detection is on.
-            for mask in [0, 0xff, COLLAPSE_BIT, others] {
-                let on = mode_for(!avx2, avx2, mask) & MODE_COLLAPSE != 0;
-                assert_eq!(on, avx2 && mask & COLLAPSE_BIT != 0, "{mask:#x}");
-            }
             assert_eq!(avx2 || RT2_BUILT, mode(0) & RT2_BITS != 0);
         }
         assert_eq!(mode_for(false, false, 0xff), 0);
         assert_eq!(mode_for(false, false, 0), 0);
-        // Twelve distinct bits, none of them the collapse bit.
+        // Twelve distinct bits.
         let all = (0..3).fold(0u16, |m, op| {
             m | mode_bit(op, true)
                 | mode_bit(op, false)
@@ -405,7 +404,6 @@ mod tests {
                 | mode_bit2(op, false)
         });
         assert_eq!(all.count_ones(), 12);
-        assert_eq!(all & MODE_COLLAPSE, 0);
         assert_eq!(all & RT2_BITS, RT2_BITS);
     }
 

@@ -10,6 +10,18 @@ use std::sync::Once;
 /// [`Instability::bit`](crate::Instability::bit)).
 pub(crate) const COLLAPSE_BIT: u8 = 0x80;
 
+/// The bits of the sum's pre-test that count under detection mask `mask` (`ops::add_pretest`):
+/// bit 0 (a possible cancellation) always, bits 1 and 2 (a possible collapse) where collapse
+/// detection is on.
+#[inline(always)]
+pub(crate) const fn add_lanes_for(mask: u8) -> u8 {
+    if mask & COLLAPSE_BIT != 0 {
+        0b111
+    } else {
+        0b001
+    }
+}
+
 /// The detection mask in force.
 pub(crate) static DETECT: AtomicU8 = AtomicU8::new(0xff);
 /// The cancellation level in force (digits lost).
@@ -79,4 +91,21 @@ pub(crate) fn mask_init() -> u8 {
 #[inline(always)]
 pub(crate) fn on(bit: u8) -> bool {
     mask_init() & bit != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sum's pre-test keeps its cancellation bit under every mask, and its collapse bits
+    /// exactly where collapses are detected.
+    #[test]
+    fn add_lanes_follow_the_collapse_bit() {
+        for mask in 0..=u8::MAX {
+            let lanes = add_lanes_for(mask);
+            assert_eq!(lanes & 1, 1, "{mask:#x}");
+            assert_eq!(lanes & 0b110 != 0, mask & COLLAPSE_BIT != 0, "{mask:#x}");
+            assert_eq!(lanes & !0b111, 0, "{mask:#x}");
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! ([`TABLES`]): the direction rows, the pre-tests' constants and factors (which the
 //! configuration writes), and the mode byte of the operations.
 
-use core::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering};
 
 /// The constants of the pre-tests fused into the kernels ([`add_pre_f64`] and the others), for
 /// `f64` lanes: the mask that clears the sign, the spread factor of the noise pre-test
@@ -109,9 +109,8 @@ pub(crate) struct Tables {
     /// `2·op` set when the kernels below run with their fused pre-test, bit `2·op + 1` when
     /// they run alone (the operation's checks are off), bits `8 + 2·op` and `9 + 2·op` the same
     /// for the AVX2 kernels (the run-time ones, which `/` runs on the run-time AVX-512 path
-    /// too, or those of a build whose target has AVX2 and FMA), and bit 14 when collapse
-    /// detection is on where they run; no bit of `op` when the portable path runs
-    /// ([`mode_bit`]). One word that the operations test first, in place of the
+    /// too, or those of a build whose target has AVX2 and FMA); no bit of `op` when the
+    /// portable path runs ([`mode_bit`]). One word that the operations test first, in place of the
     /// configuration's mask and the paths' flags: one load from an address the loop keeps
     /// anyway, where each flag was a load from the global offset table and another.
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
@@ -119,6 +118,13 @@ pub(crate) struct Tables {
     /// Whether the kernels below are the ones dispatched (builds without AVX-512).
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     pub(crate) on: AtomicBool,
+    /// The lanes of the AVX2 sum pre-test's mask that count (builds without AVX-512): `0b111`
+    /// where collapse detection is on, `0b001` (cancellation only) where it is off
+    /// ([`add_lanes`](super::path::add_lanes)). A byte the operation tests against, where
+    /// choosing between the two masks from a bit of [`Tables::mode`] took four instructions
+    /// (docs/performance.md). In the padding before [`Tables::sum_spread`].
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    pub(crate) add_lanes: AtomicU8,
     /// [`SumBounds::collapse`] in both lanes (offset [`SUM_SPREAD`]), last so that the other
     /// fields keep their places (their layout moved the `f32` wave's timings).
     sum_spread: Pair64,
@@ -236,6 +242,7 @@ impl Tables {
             sel64: [sel_row(0), sel_row(1), sel_row(2), sel_row(3)],
             mode: AtomicU16::new(0),
             on: AtomicBool::new(false),
+            add_lanes: AtomicU8::new(0b111),
             sum_spread: Pair64([
                 AtomicU64::new(sum.collapse.to_bits()),
                 AtomicU64::new(sum.collapse.to_bits()),
