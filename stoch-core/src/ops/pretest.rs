@@ -108,8 +108,10 @@ pub(super) mod vector {
     use core::any::TypeId;
     use core::arch::x86_64::*;
 
+    #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
     use super::SPREAD_FACTOR;
     use crate::arch::{L32, L64};
+    use crate::runtime::tables::{vector, TABLES};
     use crate::{StochFloat, Stochastic};
 
     /// `|x| − 42·|v − x|` per lane, `x` the first lane.
@@ -117,10 +119,10 @@ pub(super) mod vector {
     fn far64(v: __m256d) -> __m256d {
         // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
         unsafe {
-            let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+            let abs = vector(&TABLES.vec64.abs);
             let x = _mm256_permute4x64_pd::<0>(v);
             let d = _mm256_and_pd(_mm256_sub_pd(v, x), abs);
-            _mm256_fnmadd_pd(d, _mm256_set1_pd(SPREAD_FACTOR), _mm256_and_pd(x, abs))
+            _mm256_fnmadd_pd(d, vector(&TABLES.vec64.spread), _mm256_and_pd(x, abs))
         }
     }
 
@@ -263,7 +265,7 @@ pub(super) mod vector {
             if is64::<T>() {
                 let (a, b) = (r64(a), r64(b));
                 // m = max(|a₀|, |b₀|), `b₀` where either is NaN, as the portable test's choice.
-                let abs = _mm_castsi128_pd(_mm_set1_epi64x(i64::MAX));
+                let abs = _mm256_castpd256_pd128(vector(&TABLES.vec64.abs));
                 let m = _mm_max_sd(
                     _mm_and_pd(_mm256_castpd256_pd128(a), abs),
                     _mm_and_pd(_mm256_castpd256_pd128(b), abs),
@@ -289,12 +291,10 @@ pub(super) mod vector {
         };
         // SAFETY: as above.
         let k = unsafe {
-            let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+            let abs = vector(&TABLES.vec64.abs);
+            let spread = vector(&TABLES.vec64.spread);
             let x = _mm256_permute4x64_pd::<0>(r);
-            let d42 = _mm256_and_pd(
-                _mm256_mul_pd(_mm256_sub_pd(r, x), _mm256_set1_pd(SPREAD_FACTOR)),
-                abs,
-            );
+            let d42 = _mm256_and_pd(_mm256_mul_pd(_mm256_sub_pd(r, x), spread), abs);
             // `min` returns its second operand, m, where 42·|rᵢ − r₀| is NaN.
             let v = _mm256_blend_pd::<0b0001>(
                 _mm256_min_pd(d42, _mm256_broadcastsd_pd(m)),
@@ -398,12 +398,12 @@ pub(super) mod vector {
             let (x, y) = (r64(x), r64(y));
             // SAFETY: AVX2 is enabled for this target (module cfg).
             let m = unsafe {
-                let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX));
+                let abs = vector(&TABLES.vec64.abs);
                 let (s, o) = (later(x, y), first(x, y));
                 let d = _mm256_and_pd(_mm256_sub_pd(s, o), abs);
                 _mm256_movemask_pd(_mm256_fnmadd_pd(
                     d,
-                    _mm256_set1_pd(SPREAD_FACTOR),
+                    vector(&TABLES.vec64.spread),
                     _mm256_and_pd(o, abs),
                 ))
             };

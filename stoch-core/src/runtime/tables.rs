@@ -131,6 +131,49 @@ pub(crate) struct Tables {
     /// The factors of the `f32` sum's pre-test (offset [`SUM32`], see `add_test32!`), after
     /// the other fields for the same reason.
     sum32: Sum32,
+    /// The vector constants of the AVX2 kernels and pre-tests ([`vector`]).
+    pub(crate) vec64: Vec64,
+}
+
+/// Constants of the AVX2 kernels and pre-tests on four `f64` lanes, read from memory: this
+/// static holds atomics, so the compiler cannot fold the constants' values and reads them as
+/// operands of the instructions that use them, or from the stack where it keeps them, where a
+/// constant it knew was equal in all four lanes took a broadcast of its own, an instruction of
+/// the vector pipes, in every operation (docs/performance.md).
+#[repr(C, align(32))]
+pub(crate) struct Vec64 {
+    /// The mask that clears the sign bits.
+    pub(crate) abs: [u64; 4],
+    /// [`SPREAD_FACTOR`](crate::runtime::state::SPREAD_FACTOR), the noise pre-test's factor.
+    pub(crate) spread: [f64; 4],
+    /// The bias and the limit of the products' range test (`arch::x86::avx2`'s
+    /// `normal_range64`).
+    pub(crate) range: [[u64; 4]; 2],
+}
+
+/// The bias and the limit of the range test of `f64` products `[2⁻⁹⁶⁹, +∞)` on magnitudes'
+/// bits (`arch::x86::avx2`'s `normal_range64`): the unsigned range test as a signed one, its
+/// bias folded into one addition.
+const RANGE64: (u64, u64) = {
+    const LO: u64 = crate::arch::portable::TWO_M969.to_bits();
+    const HI: u64 = f64::INFINITY.to_bits();
+    (
+        (1u64 << 63).wrapping_sub(LO),
+        HI.wrapping_sub(LO) ^ (1 << 63),
+    )
+};
+
+/// A vector of [`Vec64`] as a register (see there).
+///
+/// # Safety
+///
+/// The processor must have AVX.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn vector<T>(c: &'static [T; 4]) -> core::arch::x86_64::__m256d {
+    const { assert!(core::mem::size_of::<T>() == 8) };
+    // SAFETY: 32 readable bytes aligned to 32 (`Vec64`); AVX is the caller's contract.
+    unsafe { core::arch::x86_64::_mm256_load_pd(c.as_ptr().cast()) }
 }
 
 /// The constants of the `f32` sum's pre-test (`add_test32!`), which computes in `f64`: the
@@ -248,6 +291,11 @@ impl Tables {
                 AtomicU64::new(sum.collapse.to_bits()),
             ]),
             sum32: Sum32::new(cancel, collapse),
+            vec64: Vec64 {
+                abs: [i64::MAX as u64; 4],
+                spread: [crate::runtime::state::SPREAD_FACTOR; 4],
+                range: [[RANGE64.0; 4], [RANGE64.1; 4]],
+            },
         }
     }
 }

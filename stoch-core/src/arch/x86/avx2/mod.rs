@@ -397,17 +397,19 @@ pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
 /// quotient error term could underflow.
 #[inline(always)]
 unsafe fn normal_range64(v: __m256d) -> __m256d {
-    const LO: u64 = crate::arch::portable::TWO_M969.to_bits();
-    const HI: u64 = f64::INFINITY.to_bits();
-    const BIAS: u64 = (1u64 << 63).wrapping_sub(LO);
-    const LIMIT: u64 = HI.wrapping_sub(LO) ^ (1 << 63);
-    // SAFETY: AVX2.
+    use crate::runtime::tables::{vector, TABLES};
+    let c = &TABLES.vec64;
+    // SAFETY: AVX2. The constants are read from memory (`Vec64`).
     unsafe {
+        let magnitude = _mm256_and_pd(v, vector(&c.abs));
         let u = _mm256_add_epi64(
-            _mm256_castpd_si256(abs64(v)),
-            _mm256_set1_epi64x(BIAS as i64),
+            _mm256_castpd_si256(magnitude),
+            _mm256_castpd_si256(vector(&c.range[0])),
         );
-        _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(LIMIT as i64), u))
+        _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+            _mm256_castpd_si256(vector(&c.range[1])),
+            u,
+        ))
     }
 }
 
