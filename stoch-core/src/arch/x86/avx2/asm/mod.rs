@@ -666,18 +666,27 @@ macro_rules! neighbour {
     };
 }
 
+/// The sign-flip mask of the drawn directions for the block at byte offset `$half` (`"0]"` or
+/// `"16]"`) of the row `{off}`, as a memory operand: read where it is used, so that the block
+/// holds no register for it (docs/performance.md).
+macro_rules! dsign {
+    ($half:literal) => {
+        concat!("xmmword ptr [{tab} + {off} + ", at!(dsign), " + ", $half)
+    };
+}
+
 /// One block of [`add_f64`]: `{x}`, `{y}` the flipped operands, `{s}` their sum rounded to
 /// nearest, `{t}` the lanes where the exact sum lies above it, `{x}` its neighbour toward +∞
 /// ([`neighbour`]), the choice flipped back into `$r`. `$sd` is `pd` for the first block and
 /// `sd` for the second, whose arithmetic leaves the flags lane alone (its bits as a number are
 /// most often subnormal, which some processors handle in microcode); the second then puts the
-/// operands' flags, `{f}`, in that lane.
+/// operands' flags in that lane.
 #[rustfmt::skip]
 macro_rules! add64_block {
     ($a:literal, $b:literal, $d:literal, $r:literal, $sd:literal, $keep:expr) => {
         concat!(
-            "vxorpd {x}, {", $a, "}, {", $d, "}\n",
-            "vxorpd {y}, {", $b, "}, {", $d, "}\n",
+            "vxorpd {x}, {", $a, "}, ", dsign!($d), "\n",
+            "vxorpd {y}, {", $b, "}, ", dsign!($d), "\n",
             "vadd", $sd, " {s}, {x}, {y}\n",
             "vsub", $sd, " {t}, {s}, {x}\n",
             "vsub", $sd, " {u}, {s}, {y}\n",
@@ -686,7 +695,7 @@ macro_rules! add64_block {
             "vorpd {t}, {t}, {u}\n",
             neighbour!("vpcmpgtq", "vpsubq", "s", "x", ""),
             "vblendvpd {", $r, "}, {s}, {x}, {t}\n",
-            "vxorpd {", $r, "}, {", $r, "}, {", $d, "}\n",
+            "vxorpd {", $r, "}, {", $r, "}, ", dsign!($d), "\n",
             $keep,
         )
     };
@@ -708,11 +717,11 @@ pub(crate) unsafe fn add_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
     unsafe {
         asm!(
             concat!(
-                "vmovapd {dl}, xmmword ptr [{tab} + {off} + ", at!(dsign), "]\n",
-                "vmovapd {dh}, xmmword ptr [{tab} + {off} + ", at!(dsign), " + 16]\n",
-                "vorpd {f}, {ah}, {bh}\n",
-                add64_block!("al", "bl", "dl", "rl", "pd", ""),
-                add64_block!("ah", "bh", "dh", "rh", "sd", "vblendpd {rh}, {rh}, {f}, 2\n"),
+                add64_block!("al", "bl", "0]", "rl", "pd", ""),
+                add64_block!("ah", "bh", "16]", "rh", "sd", concat!(
+                    "vorpd {x}, {ah}, {bh}\n",
+                    "vblendpd {rh}, {rh}, {x}, 2\n",
+                )),
             ),
             al = in(xmm_reg) al,
             ah = in(xmm_reg) ah,
@@ -720,14 +729,11 @@ pub(crate) unsafe fn add_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
             bh = in(xmm_reg) bh,
             rl = out(xmm_reg) rl,
             rh = out(xmm_reg) rh,
-            dl = out(xmm_reg) _,
-            dh = out(xmm_reg) _,
             x = out(xmm_reg) _,
             y = out(xmm_reg) _,
             s = out(xmm_reg) _,
             t = out(xmm_reg) _,
             u = out(xmm_reg) _,
-            f = out(xmm_reg) _,
             tab = in(reg) &C64,
             off = in(reg) row_offset(dir),
             options(pure, readonly, nostack, preserves_flags),
