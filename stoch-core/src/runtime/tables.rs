@@ -153,9 +153,10 @@ pub(crate) struct Vec64 {
 
 /// The bias and the limit of the range test of `f64` products `[2⁻⁹⁶⁹, +∞)` on magnitudes'
 /// bits (`arch::x86::avx2`'s `normal_range64`): the unsigned range test as a signed one, its
-/// bias folded into one addition.
-const RANGE64: (u64, u64) = {
-    const LO: u64 = crate::arch::portable::TWO_M969.to_bits();
+/// bias folded into one addition. `2⁻⁹⁶⁹` by its bits: this module imports nothing from
+/// `arch`, whose test checks the bound against `arch::portable::TWO_M969`.
+pub(crate) const RANGE64: (u64, u64) = {
+    const LO: u64 = (1023 - 969) << 52;
     const HI: u64 = f64::INFINITY.to_bits();
     (
         (1u64 << 63).wrapping_sub(LO),

@@ -360,3 +360,17 @@ sums_at_the_ends!(
     u32,
     add_f32
 );
+
+/// The products' range test reads its bounds from the tables (`Vec64::range`), which write
+/// `2⁻⁹⁶⁹` by its bits: the same bound as the portable path's.
+#[test]
+fn range_bounds_are_the_portable_bound() {
+    use crate::arch::portable::TWO_M969;
+    use crate::runtime::tables::RANGE64;
+    let lo = TWO_M969.to_bits();
+    assert_eq!(RANGE64.0, (1u64 << 63).wrapping_sub(lo));
+    assert_eq!(
+        RANGE64.1,
+        f64::INFINITY.to_bits().wrapping_sub(lo) ^ (1 << 63)
+    );
+}
