@@ -386,7 +386,7 @@ pub(super) mod vector {
     /// The first samples of two `f64` values, `[x₀, y₀, x₀, y₀]`, against [`later`]'s lanes:
     /// one unpack and one insertion of the low half into the high one (a permutation across
     /// the halves takes two micro-operations and six cycles on Zen 3, the insertion one and
-    /// two).
+    /// two; the compiler still picks the permutation at some sites, docs/performance.md).
     #[inline(always)]
     fn first(x: __m256d, y: __m256d) -> __m256d {
         // SAFETY: AVX is enabled for this target (module cfg).

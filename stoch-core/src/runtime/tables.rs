@@ -110,9 +110,9 @@ pub(crate) struct Tables {
     /// they run alone (the operation's checks are off), bits `8 + 2·op` and `9 + 2·op` the same
     /// for the AVX2 kernels (the run-time ones, which `/` runs on the run-time AVX-512 path
     /// too, or those of a build whose target has AVX2 and FMA); no bit of `op` when the
-    /// portable path runs ([`mode_bit`]). One word that the operations test first, in place of the
-    /// configuration's mask and the paths' flags: one load from an address the loop keeps
-    /// anyway, where each flag was a load from the global offset table and another.
+    /// portable path runs ([`mode_bit`]). One word that the operations test first, in place
+    /// of the configuration's mask and the paths' flags: one load from an address the loop
+    /// keeps anyway, where each flag was a load from the global offset table and another.
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     pub(crate) mode: AtomicU16,
     /// Whether the kernels below are the ones dispatched (builds without AVX-512).
@@ -173,8 +173,9 @@ pub(crate) const RANGE64: (u64, u64) = {
 #[inline(always)]
 pub(crate) unsafe fn vector<T>(c: &'static [T; 4]) -> core::arch::x86_64::__m256d {
     const { assert!(core::mem::size_of::<T>() == 8) };
-    // SAFETY: 32 readable bytes aligned to 32 (`Vec64`); AVX is the caller's contract.
-    unsafe { core::arch::x86_64::_mm256_load_pd(c.as_ptr().cast()) }
+    // SAFETY: 32 readable bytes (four 8-byte lanes, asserted above), read unaligned; AVX is
+    // the caller's contract.
+    unsafe { core::arch::x86_64::_mm256_loadu_pd(c.as_ptr().cast()) }
 }
 
 /// The constants of the `f32` sum's pre-test (`add_test32!`), which computes in `f64`: the
