@@ -235,14 +235,8 @@ macro_rules! fast_op {
         let rt512 = $op != 2;
         if rt512 && mode & (mode_bit($op, true) | mode_bit($op, false)) != 0 {
             if mode & mode_bit($op, true) != 0 && !$exact {
-                let (v, hit) = T::rt512_fused($op, $a.v, $b.v, $dir);
-                let $r = Stochastic { v };
-                if hit {
-                    hit_is_rare();
-                    let ($a, $b, $r) = (apart($a), apart($b), apart($r));
-                    return $hit;
-                }
-                return $r;
+                let fused = T::rt512_fused($op, $a.v, $b.v, $dir);
+                crate::arch::fused_end!($a, $b, fused, |$r| $hit);
             }
             return Stochastic {
                 v: T::rt512_alone($op, $a.v, $b.v, $dir),
@@ -257,14 +251,8 @@ macro_rules! fast_op {
         {
             if mode & mode_bit2($op, true) != 0 && !$exact {
                 let lanes = if $op == 0 { add_lanes() } else { 0 };
-                let (v, hit) = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
-                let $r = Stochastic { v };
-                if hit {
-                    hit_is_rare();
-                    let ($a, $b, $r) = (apart($a), apart($b), apart($r));
-                    return $hit;
-                }
-                return $r;
+                let fused = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
+                crate::arch::fused_end!($a, $b, fused, |$r| $hit);
             }
             if mode & (mode_bit2($op, true) | mode_bit2($op, false)) != 0 {
                 return Stochastic {
@@ -295,6 +283,26 @@ macro_rules! fast_op {
 }
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 pub(crate) use fast_op;
+
+/// The end of a run-time kernel with its fused pre-test in `fast_op!`: `$fused` is the
+/// result's lanes and whether the pre-test passed. Returns the result as `$r`, or, where the
+/// pre-test passed, the slow path `$hit` on the operands and the result, each through `apart`
+/// (see `fast_op!`).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+macro_rules! fused_end {
+    ($a:ident, $b:ident, $fused:ident, |$r:ident| $hit:expr) => {
+        let (v, passed) = $fused;
+        let $r = Stochastic { v };
+        if passed {
+            hit_is_rare();
+            let ($a, $b, $r) = (apart($a), apart($b), apart($r));
+            return $hit;
+        }
+        return $r;
+    };
+}
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+pub(crate) use fused_end;
 
 /// The lanes, constants and dispatch (AVX-512 or portable) that are the same for both types.
 macro_rules! dispatch {

@@ -252,15 +252,11 @@ pub(crate) fn set_mode() {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let avx2 = CHOSEN.load(Ordering::Relaxed) == Path::Avx2 as u8 + 1;
-    let mode = mode_for(
-        TABLES.on.load(Ordering::Relaxed),
-        avx2,
-        super::state::mask(),
-    );
-    TABLES.add_lanes.store(
-        super::state::add_lanes_for(super::state::mask()),
-        Ordering::Relaxed,
-    );
+    let mask = super::state::mask();
+    let mode = mode_for(TABLES.on.load(Ordering::Relaxed), avx2, mask);
+    TABLES
+        .add_lanes
+        .store(super::state::add_lanes_for(mask), Ordering::Relaxed);
     TABLES.mode.store(mode, Ordering::Relaxed);
 }
 
