@@ -746,6 +746,26 @@ fn cancellation_level_is_configurable() {
     assert_one(Instability::Cancellation, l);
 }
 
+/// The `f32` sums' pre-tests read their own copy of the cancellation factor (`f32` bits), which
+/// must follow the level as the `f64` one does: at level 2 a loss of two digits passes the
+/// pre-test only with level 2's factor (0.4), not with the default level's (0.004).
+#[test]
+fn cancellation_level_applies_to_f32_sums() {
+    let six = || Sf32::from_samples([1.0 - 2e-6, 1.0, 1.0 + 2e-6]);
+    let _g = setup(Config::default().cancel_level(2));
+    let (_, l) = (six() - Sf32::new(0.99), line!());
+    assert_one(Instability::Cancellation, l);
+    reset();
+    Config::default()
+        .cancel_level(5)
+        .report(ReportMode::Off)
+        .apply();
+    let _ = six() - Sf32::new(0.999);
+    assert_none();
+    let (_, l) = (six() - Sf32::new(0.99999), line!());
+    assert_one(Instability::Cancellation, l);
+}
+
 #[test]
 fn cancellation_to_an_exact_zero_or_of_noise_does_not_fire() {
     let _g = defaults();

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::instability::Instability;
-use crate::runtime::state::{self, CANCEL_FACTOR, CANCEL_FACTOR_F32, CANCEL_LEVEL, DETECT};
+use crate::runtime::state::{self, CANCEL_LEVEL, DETECT};
 
 /// Where and how the report is written at the end of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -522,11 +522,15 @@ impl Config {
         // A loss of `level` digits needs |result| < 2·max(|a|,|b|)·10^(1−level); we test with
         // a factor 2 of margin (see `ops::check_add`).
         let factor = 4.0 * 10f64.powi(1 - self.cancel_level as i32);
-        CANCEL_FACTOR.store(factor.to_bits(), Ordering::Relaxed);
-        CANCEL_FACTOR_F32.store((factor as f32).to_bits(), Ordering::Relaxed);
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            state::CANCEL_FACTOR.store(factor.to_bits(), Ordering::Relaxed);
+            state::CANCEL_FACTOR_F32.store((factor as f32).to_bits(), Ordering::Relaxed);
+        }
         #[cfg(target_arch = "x86_64")]
         crate::runtime::tables::set_factors(
-            (self.detect & Instability::Cancellation.bit() != 0).then_some(factor),
+            factor,
+            self.detect & Instability::Cancellation.bit() != 0,
             self.detect & COLLAPSE_BIT != 0,
         );
         PANIC_ON.store(self.panic_on, Ordering::Relaxed);

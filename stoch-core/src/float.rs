@@ -85,7 +85,7 @@ pub trait StochFloat:
 }
 
 macro_rules! impl_stoch_float {
-    ($t:ident, $bits:ty, $digits:expr, $factor:ident) => {
+    ($t:ident, $bits:ty, $digits:expr, $factor:ident, $table:ident) => {
         impl StochFloat for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -128,12 +128,16 @@ macro_rules! impl_stoch_float {
             }
             #[inline(always)]
             fn cancel_factor() -> Self {
-                $t::from_bits(
-                    crate::runtime::state::$factor.load(core::sync::atomic::Ordering::Relaxed),
-                )
+                // From the tables where the kernels read their constants (one address a loop
+                // keeps in a register), on the processors that have them.
+                #[cfg(target_arch = "x86_64")]
+                let factor = &crate::runtime::tables::TABLES.$table;
+                #[cfg(not(target_arch = "x86_64"))]
+                let factor = &crate::runtime::state::$factor;
+                $t::from_bits(factor.load(core::sync::atomic::Ordering::Relaxed))
             }
         }
     };
 }
-impl_stoch_float!(f32, u32, 7, CANCEL_FACTOR_F32);
-impl_stoch_float!(f64, u64, 15, CANCEL_FACTOR);
+impl_stoch_float!(f32, u32, 7, CANCEL_FACTOR_F32, cancel32);
+impl_stoch_float!(f64, u64, 15, CANCEL_FACTOR, cancel64);

@@ -655,7 +655,11 @@ impl Kernels for f64 {
         ],
         rt2: [
             noise2_f64,
-            f64::from_bits(crate::runtime::state::CANCEL_FACTOR.load(core::sync::atomic::Ordering::Relaxed))
+            f64::from_bits(
+                crate::runtime::tables::TABLES
+                    .cancel64
+                    .load(core::sync::atomic::Ordering::Relaxed)
+            )
         ]
     );
 }
@@ -683,7 +687,9 @@ impl Kernels for f32 {
         rt2: [
             noise2_f32,
             f64::from(f32::from_bits(
-                crate::runtime::state::CANCEL_FACTOR_F32.load(core::sync::atomic::Ordering::Relaxed)
+                crate::runtime::tables::TABLES
+                    .cancel32
+                    .load(core::sync::atomic::Ordering::Relaxed)
             ))
         ]
     );

@@ -3,7 +3,7 @@
 //! registers how to read the environment in [`INIT_HOOKS`], so that this module, below it, never
 //! calls up into it.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::sync::Once;
 
 /// The bit of the detection mask for accuracy collapses (the kinds' bits are
@@ -26,9 +26,14 @@ pub(crate) const fn add_lanes_for(mask: u8) -> u8 {
 pub(crate) static DETECT: AtomicU8 = AtomicU8::new(0xff);
 /// The cancellation level in force (digits lost).
 pub(crate) static CANCEL_LEVEL: AtomicU32 = AtomicU32::new(4);
-/// 4·10^(1−level): the sums' cancellation pre-test factor (0.004 at level 4).
-pub(crate) static CANCEL_FACTOR: AtomicU64 = AtomicU64::new(0x3F70_624D_D2F1_A9FC);
-/// The same rounded to `f32`, for the checks of `f32` sums (`StochFloat::cancel_factor`).
+/// 4·10^(1−level): the sums' cancellation pre-test factor (0.004 at level 4), which
+/// `StochFloat::cancel_factor` reads where `runtime::tables` is not built (on x86-64, from
+/// there).
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) static CANCEL_FACTOR: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(0x3F70_624D_D2F1_A9FC);
+/// The same rounded to `f32`, for the checks of `f32` sums.
+#[cfg(not(target_arch = "x86_64"))]
 pub(crate) static CANCEL_FACTOR_F32: AtomicU32 = AtomicU32::new(0x3B83_126F);
 
 /// The factor of the noise pre-tests: a value whose samples `y` and `z` are within `|x|/42` of

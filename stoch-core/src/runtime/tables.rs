@@ -2,7 +2,7 @@
 //! ([`TABLES`]): the direction rows, the pre-tests' constants and factors (which the
 //! configuration writes), and the mode byte of the operations.
 
-use core::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// The constants of the pre-tests fused into the kernels ([`add_pre_f64`] and the others), for
 /// `f64` lanes: the mask that clears the sign, the spread factor of the noise pre-test
@@ -133,6 +133,12 @@ pub(crate) struct Tables {
     sum32: Sum32,
     /// The vector constants of the AVX2 kernels and pre-tests ([`vector`]).
     pub(crate) vec64: Vec64,
+    /// The cancellation factor in force (`StochFloat::cancel_factor`), as `f64` and as `f32`
+    /// bits: the sums' pre-tests read it from the address a loop keeps for the tables, where
+    /// a static of its own took a load from the global offset table per sum.
+    pub(crate) cancel64: AtomicU64,
+    /// See [`Tables::cancel64`].
+    pub(crate) cancel32: AtomicU32,
 }
 
 /// Constants of the AVX2 kernels and pre-tests on four `f64` lanes, read from memory: this
@@ -298,15 +304,20 @@ impl Tables {
                 spread: [crate::runtime::state::SPREAD_FACTOR; 4],
                 range: [[RANGE64.0; 4], [RANGE64.1; 4]],
             },
+            cancel64: AtomicU64::new(cancel.to_bits()),
+            cancel32: AtomicU32::new((cancel as f32).to_bits()),
         }
     }
 }
 
-/// Sets the factors of the fused pre-tests: `cancel` the cancellation factor in force
-/// (`None` when cancellation detection is off), `collapse` whether accuracy collapses are
-/// detected.
-pub(crate) fn set_factors(cancel: Option<f64>, collapse: bool) {
-    let cancel = cancel.unwrap_or(0.0);
+/// Sets the factors of the fused pre-tests: `factor` the cancellation factor in force, `on`
+/// whether cancellations are detected, `collapse` whether accuracy collapses are.
+pub(crate) fn set_factors(factor: f64, on: bool, collapse: bool) {
+    TABLES.cancel64.store(factor.to_bits(), Ordering::Relaxed);
+    TABLES
+        .cancel32
+        .store((factor as f32).to_bits(), Ordering::Relaxed);
+    let cancel = if on { factor } else { 0.0 };
     let collapse = if collapse { 1.0 } else { 0.0 };
     let sum = SumBounds::new(cancel, collapse);
     TABLES

@@ -462,7 +462,9 @@ macro_rules! kernel64 {
             let ($($x,)+) = halves;
             let (mut lo, g) = block!($text, "d", "vpcmpgtq", "vpsubq", "", tab, off, [$($x = $x[0]),+] $(, $extra)*);
             let (mut hi, h) = block!($text, "d", "vpcmpgtq", "vpsubq", $keep, tab, off + 16, [$($x = $x[1]),+] $(, $extra)*);
-            if (g & 0b11) | (h & 0b01) != 0 {
+            // A block's `movmsk` of two lanes sets bits 0 and 1 only ([`block!`]); the flags
+            // lane, bit 1 of `h`, goes to bit 3 and out.
+            if (g | h << 2) & 0b111 != 0 {
                 [lo, hi] = v64(slow(move || portable::$portable($(a64($x),)+ dir)));
                 in_registers(&mut lo);
                 in_registers(&mut hi);
@@ -504,7 +506,8 @@ pub(crate) unsafe fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
         [a = ah, b = bh],
         f
     );
-    let out = (g & 0b11) | (h & 0b01) << 2;
+    // As in `kernel64!`: each `movmsk` sets bits 0 and 1 only, the flags lane's goes out.
+    let out = (g | h << 2) & 0b111;
     if out != 0 {
         let zeros = zeros!("d", tab, al, bl, lo) | zeros!("d", tab, ah, bh, hi) << 2;
         if out & !zeros != 0 {
@@ -1212,7 +1215,8 @@ pub(crate) unsafe fn noise2_f64(v: [f64; 4], r: [f64; 4]) -> u32 {
             options(pure, readonly, nostack, preserves_flags),
         );
     }
-    g & 0b11
+    // `movmsk` of two lanes: bits 0 and 1 only.
+    g
 }
 
 /// The same for `f32` values, in `f64` (no `f32` value and no difference of two is subnormal
@@ -1249,7 +1253,8 @@ pub(crate) unsafe fn noise2_f32(v: [f32; 4], r: [f32; 4]) -> u32 {
             options(pure, readonly, nostack, preserves_flags),
         );
     }
-    g & 0b11
+    // `movmsk` of two lanes: bits 0 and 1 only.
+    g
 }
 
 /// The pre-test of an `f64` sum `r = a + b` with cancellation factor `factor`: bit 0 a
@@ -1287,7 +1292,9 @@ pub(crate) unsafe fn add_pre_f64(a: [f64; 4], b: [f64; 4], r: [f64; 4], factor: 
             options(pure, readonly, nostack, preserves_flags),
         );
     }
-    (g & 1) | (h & 0b11) << 1
+    // `movmsk` sets bits 0 and 1 only, and bit 1 of `g` is clear: the comparison's upper lane
+    // is the upper lane of `{x}`, `|r₀|`, whose sign bit is clear.
+    g | h << 1
 }
 
 /// The same for an `f32` sum, in `f64` (see [`noise2_f32`]); `factor` is the `f32` factor,
@@ -1329,5 +1336,7 @@ pub(crate) unsafe fn add_pre_f32(a: [f32; 4], b: [f32; 4], r: [f32; 4], factor: 
             options(pure, readonly, nostack, preserves_flags),
         );
     }
-    (g & 1) | (h & 0b11) << 1
+    // `movmsk` sets bits 0 and 1 only, and bit 1 of `g` is clear: the comparison's upper lane
+    // is the upper lane of `{x}`, `|r₀|`, whose sign bit is clear.
+    g | h << 1
 }
