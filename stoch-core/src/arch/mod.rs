@@ -229,6 +229,34 @@ macro_rules! fast_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
         use crate::runtime::path::{add_lanes, mode_bit, mode_bit2};
         let mode = crate::runtime::path::mode();
+        // The AVX2 path of a build whose target has AVX2 and FMA, from the same bits, first:
+        // its kernel, then the checks' pre-test (`ops::arith::native_hit`) where they are
+        // wanted. The checked bit alone first, so that a checked operation passes one test
+        // (the AVX2 and the run-time AVX-512 bits of `+` and `*` are never set together:
+        // `runtime::path::mode_for`); one test of the word in place of the mask and the
+        // run-time AVX-512 path's flag (docs/performance.md).
+        #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
+        {
+            if mode & mode_bit2($op, true) != 0 {
+                let $r = Stochastic {
+                    v: T::native4($op, $a.v, $b.v, $dir),
+                };
+                if !$exact {
+                    let lanes = if $op == 0 { add_lanes() } else { 0 };
+                    if native_hit($op, $a, $b, $r, lanes) {
+                        hit_is_rare();
+                        let ($a, $b, $r) = (apart($a), apart($b), apart($r));
+                        return $hit;
+                    }
+                }
+                return $r;
+            }
+            if mode & mode_bit2($op, false) != 0 {
+                return Stochastic {
+                    v: T::native4($op, $a.v, $b.v, $dir),
+                };
+            }
+        }
         // `/` runs the AVX2 kernels on both run-time paths (see `Kernels::div4`). One test of
         // both bits of a path first, so that another path's operations pass it with one test
         // and one branch (docs/performance.md).
@@ -259,25 +287,6 @@ macro_rules! fast_op {
                     v: T::rt2_alone($op, $a.v, $b.v, $dir),
                 };
             }
-        }
-        // The AVX2 path of a build whose target has AVX2 and FMA, from the same bits: its
-        // kernel, then the checks' pre-test (`ops::arith::native_hit`) where they are wanted.
-        // One test of the word in place of the mask and the run-time AVX-512 path's flag,
-        // which the path below asks twice (docs/performance.md).
-        #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
-        if mode & (mode_bit2($op, true) | mode_bit2($op, false)) != 0 {
-            let $r = Stochastic {
-                v: T::native4($op, $a.v, $b.v, $dir),
-            };
-            if mode & mode_bit2($op, true) != 0 && !$exact {
-                let lanes = if $op == 0 { add_lanes() } else { 0 };
-                if native_hit($op, $a, $b, $r, lanes) {
-                    hit_is_rare();
-                    let ($a, $b, $r) = (apart($a), apart($b), apart($r));
-                    return $hit;
-                }
-            }
-            return $r;
         }
     };
 }
