@@ -257,36 +257,34 @@ macro_rules! fast_op {
                 };
             }
         }
-        // `/` runs the AVX2 kernels on both run-time paths (see `Kernels::div4`). One test of
-        // both bits of a path first, so that another path's operations pass it with one test
-        // and one branch (docs/performance.md).
+        // Then each run-time path's checked kernel, its checked bit alone, so that a checked
+        // operation passes one test on the run-time AVX2 path and two on the run-time AVX-512
+        // one (the run-time AVX2 kernel and the checks' pre-test in registers: the compiler's
+        // SSE2 form of the pre-test kept the `f32` sum in memory, with stores of single lanes
+        // that the next load could not forward); then the kernels alone, where the checks are
+        // off or a product needs none, a test more per operation (docs/performance.md). `/`
+        // runs the AVX2 kernels on both run-time paths (see `Kernels::div4`).
         let rt512 = $op != 2;
+        #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
+        if mode & mode_bit2($op, true) != 0 && !$exact {
+            let lanes = if $op == 0 { add_lanes() } else { 0 };
+            let fused = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
+            crate::arch::fused_end!($a, $b, fused, |$r| $hit);
+        }
+        if rt512 && mode & mode_bit($op, true) != 0 && !$exact {
+            let fused = T::rt512_fused($op, $a.v, $b.v, $dir);
+            crate::arch::fused_end!($a, $b, fused, |$r| $hit);
+        }
         if rt512 && mode & (mode_bit($op, true) | mode_bit($op, false)) != 0 {
-            if mode & mode_bit($op, true) != 0 && !$exact {
-                let fused = T::rt512_fused($op, $a.v, $b.v, $dir);
-                crate::arch::fused_end!($a, $b, fused, |$r| $hit);
-            }
             return Stochastic {
                 v: T::rt512_alone($op, $a.v, $b.v, $dir),
             };
         }
-        // The run-time AVX2 path: its kernel and the checks' pre-test in registers (the
-        // compiler's SSE2 form of the pre-test kept the `f32` sum in memory, with stores of
-        // single lanes that the next load could not forward), or the kernel alone.
-        // Two tests, not one of both bits first: with one, the compiler ran the kernel before
-        // the branch on the checks, and the loop's general registers spilled.
         #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
-        {
-            if mode & mode_bit2($op, true) != 0 && !$exact {
-                let lanes = if $op == 0 { add_lanes() } else { 0 };
-                let fused = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
-                crate::arch::fused_end!($a, $b, fused, |$r| $hit);
-            }
-            if mode & (mode_bit2($op, true) | mode_bit2($op, false)) != 0 {
-                return Stochastic {
-                    v: T::rt2_alone($op, $a.v, $b.v, $dir),
-                };
-            }
+        if mode & (mode_bit2($op, true) | mode_bit2($op, false)) != 0 {
+            return Stochastic {
+                v: T::rt2_alone($op, $a.v, $b.v, $dir),
+            };
         }
     };
 }
