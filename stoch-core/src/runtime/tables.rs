@@ -152,21 +152,22 @@ pub(crate) struct Vec64 {
     pub(crate) abs: [u64; 4],
     /// [`SPREAD_FACTOR`](crate::runtime::state::SPREAD_FACTOR), the noise pre-test's factor.
     pub(crate) spread: [f64; 4],
-    /// The bias and the limit of the products' range test (`arch::x86::avx2`'s
-    /// `normal_range64`).
+    /// The bias and the last value inside of the products' range test (`arch::x86::avx2`'s
+    /// `outside_range64`).
     pub(crate) range: [[u64; 4]; 2],
 }
 
-/// The bias and the limit of the range test of `f64` products `[2⁻⁹⁶⁹, +∞)` on magnitudes'
-/// bits (`arch::x86::avx2`'s `normal_range64`): the unsigned range test as a signed one, its
-/// bias folded into one addition. `2⁻⁹⁶⁹` by its bits: this module imports nothing from
-/// `arch`, whose test checks the bound against `arch::portable::TWO_M969`.
+/// The bias and the last value inside of the range test of `f64` products `[2⁻⁹⁶⁹, +∞)` on
+/// magnitudes' bits (`arch::x86::avx2`'s `outside_range64`): the unsigned range test as a
+/// signed one, its bias folded into one addition; a magnitude plus the bias above the second
+/// lies outside. `2⁻⁹⁶⁹` by its bits: this module imports nothing from `arch`, whose test
+/// checks the bound against `arch::portable::TWO_M969`.
 pub(crate) const RANGE64: (u64, u64) = {
     const LO: u64 = (1023 - 969) << 52;
     const HI: u64 = f64::INFINITY.to_bits();
     (
         (1u64 << 63).wrapping_sub(LO),
-        HI.wrapping_sub(LO) ^ (1 << 63),
+        (HI.wrapping_sub(LO) ^ (1 << 63)).wrapping_sub(1),
     )
 };
 

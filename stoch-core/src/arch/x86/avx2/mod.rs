@@ -391,12 +391,13 @@ pub(crate) unsafe fn add_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
     }
 }
 
-/// Whether the lanes of `v` are in `[2^-969, +∞)` in magnitude (all ones): one integer
+/// The lanes of `v` whose magnitude lies outside `[2^-969, +∞)` (all ones): one integer
 /// comparison, the unsigned range test on the magnitude's bits as a signed one (its bias
-/// folded into one addition). Outside lie the non-finite values and those whose product or
+/// folded into one addition), made the way that gives the rare lanes, so that the test of the
+/// mask needs no negation. Outside lie the non-finite values and those whose product or
 /// quotient error term could underflow.
 #[inline(always)]
-unsafe fn normal_range64(v: __m256d) -> __m256d {
+unsafe fn outside_range64(v: __m256d) -> __m256d {
     use crate::runtime::tables::{vector, TABLES};
     let c = &TABLES.vec64;
     // SAFETY: AVX2. The constants are read from memory (`Vec64`).
@@ -407,8 +408,8 @@ unsafe fn normal_range64(v: __m256d) -> __m256d {
             _mm256_castpd_si256(vector(&c.range[0])),
         );
         _mm256_castsi256_pd(_mm256_cmpgt_epi64(
-            _mm256_castpd_si256(vector(&c.range[1])),
             u,
+            _mm256_castpd_si256(vector(&c.range[1])),
         ))
     }
 }
@@ -423,8 +424,8 @@ pub(crate) unsafe fn mul_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         // FMA's error term could underflow, unless an operand is zero (then p is an exact
         // zero of the right sign and the error is 0): that second test runs only where the
         // first finds such a lane.
-        let ok = normal_range64(p);
-        if _mm256_movemask_pd(ok) & SAMPLES != SAMPLES {
+        let out = outside_range64(p);
+        if _mm256_movemask_pd(out) & SAMPLES != 0 {
             let zero = _mm256_setzero_pd();
             let exact_zero = _mm256_and_pd(
                 _mm256_cmp_pd::<_CMP_EQ_OQ>(p, zero),
@@ -433,7 +434,7 @@ pub(crate) unsafe fn mul_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
                     _mm256_cmp_pd::<_CMP_EQ_OQ>(vb, zero),
                 ),
             );
-            if _mm256_movemask_pd(_mm256_or_pd(ok, exact_zero)) & SAMPLES != SAMPLES {
+            if _mm256_movemask_pd(_mm256_andnot_pd(exact_zero, out)) & SAMPLES != 0 {
                 return slow64(portable::mul, va, vb, dir);
             }
         }
@@ -460,18 +461,18 @@ pub(crate) unsafe fn add_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     }
 }
 
-/// The lanes (all ones) whose magnitude lies in `[2^LO_EXP, +∞)` on `f32` lanes, as
-/// [`normal_range64`] does for `f64` (one integer addition and comparison); NaN lies outside.
+/// The lanes (all ones) whose magnitude lies outside `[2^LO_EXP, +∞)` on `f32` lanes, as
+/// [`outside_range64`] for `f64` (one integer addition and comparison); NaN lies outside.
 #[inline(always)]
-unsafe fn range32<const LO_EXP: i32>(v: __m128) -> __m128i {
+unsafe fn outside32<const LO_EXP: i32>(v: __m128) -> __m128i {
     let lo: u32 = ((127 + LO_EXP) as u32) << 23;
     let hi: u32 = f32::INFINITY.to_bits();
     let bias = (1u32 << 31).wrapping_sub(lo);
-    let limit = hi.wrapping_sub(lo) ^ (1 << 31);
+    let last = (hi.wrapping_sub(lo) ^ (1 << 31)).wrapping_sub(1);
     // SAFETY: SSE2.
     unsafe {
         let u = _mm_add_epi32(_mm_castps_si128(abs32(v)), _mm_set1_epi32(bias as i32));
-        _mm_cmpgt_epi32(_mm_set1_epi32(limit as i32), u)
+        _mm_cmpgt_epi32(u, _mm_set1_epi32(last as i32))
     }
 }
 
@@ -484,8 +485,8 @@ pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let p = _mm_mul_ps(va, vb);
-        let ok = range32::<-100>(p);
-        if _mm_movemask_ps(_mm_castsi128_ps(ok)) & SAMPLES != SAMPLES {
+        let out = outside32::<-100>(p);
+        if _mm_movemask_ps(_mm_castsi128_ps(out)) & SAMPLES != 0 {
             rare();
             return tiny_mul32(va, vb, p, dir);
         }
@@ -686,8 +687,8 @@ pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
     unsafe {
         let q = _mm_div_ps(va, vb);
         // `min` passes its second operand on where either is NaN: a NaN quotient.
-        let ok = range32::<-100>(_mm_min_ps(abs32(va), abs32(q)));
-        if _mm_movemask_ps(_mm_castsi128_ps(ok)) & SAMPLES != SAMPLES {
+        let out = outside32::<-100>(_mm_min_ps(abs32(va), abs32(q)));
+        if _mm_movemask_ps(_mm_castsi128_ps(out)) & SAMPLES != 0 {
             rare();
             return tiny_div32(va, vb, q, dir);
         }
@@ -742,11 +743,11 @@ pub(crate) unsafe fn sqrt_f32(va: __m128, dir: u32) -> __m128 {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let q = _mm_sqrt_ps(va);
-        let ok = _mm_or_ps(
-            _mm_castsi128_ps(range32::<-49>(q)),
+        let out = _mm_andnot_ps(
             _mm_cmp_ps::<_CMP_EQ_OQ>(q, _mm_setzero_ps()),
+            _mm_castsi128_ps(outside32::<-49>(q)),
         );
-        if _mm_movemask_ps(ok) & SAMPLES != SAMPLES {
+        if _mm_movemask_ps(out) & SAMPLES != 0 {
             rare();
             return tiny_sqrt32(va, q, dir);
         }

@@ -371,6 +371,6 @@ fn range_bounds_are_the_portable_bound() {
     assert_eq!(RANGE64.0, (1u64 << 63).wrapping_sub(lo));
     assert_eq!(
         RANGE64.1,
-        f64::INFINITY.to_bits().wrapping_sub(lo) ^ (1 << 63)
+        (f64::INFINITY.to_bits().wrapping_sub(lo) ^ (1 << 63)).wrapping_sub(1)
     );
 }
