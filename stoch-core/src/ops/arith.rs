@@ -88,7 +88,7 @@ fn native_hit<T: StochFloat>(
     lanes: u32,
 ) -> bool {
     match op {
-        0 => add_pretest(&a, &b, &r, T::cancel_factor(), lanes),
+        0 => add_pretest(&a, &b, &r, T::cancel_factor, lanes),
         1 => maybe_noise2(&a, &r),
         _ => maybe_noise2(&b, &r),
     }

@@ -43,17 +43,18 @@ pub(super) fn check_add<T: StochFloat>(
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
     let lanes = u32::from(state::add_lanes_for(mask));
-    if add_pretest(&a, &b, &r, T::cancel_factor(), lanes) {
+    if add_pretest(&a, &b, &r, T::cancel_factor, lanes) {
         hit_is_rare();
         return add_hit(a, b, r, b_plain, b_negated, mask, loc);
     }
     r
 }
 
-/// The pre-test of [`check_add`]: whether `r = a + b` may have cancelled `factor`'s digits
-/// (bit 0 of `lanes`) or collapsed (bits 1 and 2: `0b111` where collapses are detected,
-/// `0b001` where not). One branch-free test that is rarely true, so the branch on it predicts
-/// well:
+/// The pre-test of [`check_add`]: whether `r = a + b` may have cancelled digits (bit 0 of
+/// `lanes`) or collapsed (bits 1 and 2: `0b111` where collapses are detected, `0b001` where
+/// not). `factor` gives the cancellation factor in force, read only where the test uses it
+/// (the native AVX2 `f64` test reads its own factors from the tables). One branch-free test
+/// that is rarely true, so the branch on it predicts well:
 /// - a loss of `level` digits needs `|r₀| < factor·max(|a₀|, |b₀|)` (see `Config::apply`);
 /// - a collapse needs `|r₀| < max(|a₀|, |b₀|)` (a same-sign sum never shrinks below its larger
 ///   operand: rounding is monotonic) and `r` to pass [`maybe_noise`] (on the vector registers
@@ -67,7 +68,7 @@ pub(super) fn add_pretest<T: StochFloat>(
     a: &Stochastic<T>,
     b: &Stochastic<T>,
     r: &Stochastic<T>,
-    factor: T,
+    factor: impl Fn() -> T + Copy,
     lanes: u32,
 ) -> bool {
     #[cfg(all(
@@ -83,7 +84,7 @@ pub(super) fn add_pretest<T: StochFloat>(
     let b0 = b.a()[0].abs();
     let big = if a0 > b0 { a0 } else { b0 };
     let r0 = r.a()[0].abs();
-    (r0 < factor * big) | (collapse_on & (r0 < big) & maybe_noise(r))
+    (r0 < factor() * big) | (collapse_on & (r0 < big) & maybe_noise(r))
 }
 
 /// The checks of `r = a + b` once their pre-test passed: [`add_slow`], out of line through the

@@ -219,14 +219,14 @@ pub(super) mod vector {
         a: &Stochastic<T>,
         b: &Stochastic<T>,
         r: &Stochastic<T>,
-        factor: T,
+        factor: impl Fn() -> T,
         lanes: u32,
     ) -> Option<bool> {
         if !is64::<T>() {
             return None;
         }
         // SAFETY: AVX-512F, DQ and VL are enabled for this target (cfg above).
-        let k = unsafe { super::add_pre64_avx512(r64(a), r64(b), r64(r), factor.to_f64()) };
+        let k = unsafe { super::add_pre64_avx512(r64(a), r64(b), r64(r), factor().to_f64()) };
         Some(u32::from(k) & lanes != 0)
     }
 
@@ -257,11 +257,32 @@ pub(super) mod vector {
         a: &Stochastic<T>,
         b: &Stochastic<T>,
         r: &Stochastic<T>,
-        factor: T,
+        factor: impl Fn() -> T,
         lanes: u32,
     ) -> Option<bool> {
         // SAFETY: AVX2 is enabled for this target (module cfg).
-        let (r, m, fm) = unsafe {
+        let sum64 = unsafe { crate::runtime::tables::sum_factors_vector() };
+        add_pre_with(a, b, r, factor, sum64, lanes)
+    }
+
+    /// [`add_pre`] with the `f64` sum's factors `sum64` (`Tables::sum64`, which the
+    /// configuration keeps in step with `factor`): the tests give their own.
+    #[cfg(not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    )))]
+    #[inline(always)]
+    pub(crate) fn add_pre_with<T: StochFloat>(
+        a: &Stochastic<T>,
+        b: &Stochastic<T>,
+        r: &Stochastic<T>,
+        factor: impl Fn() -> T,
+        sum64: __m256d,
+        lanes: u32,
+    ) -> Option<bool> {
+        // SAFETY: AVX2 is enabled for this target (module cfg).
+        let (r, bounds) = unsafe {
             if is64::<T>() {
                 let (a, b) = (r64(a), r64(b));
                 // m = max(|a₀|, |b₀|), `b₀` where either is NaN, as the portable test's choice.
@@ -270,21 +291,21 @@ pub(super) mod vector {
                     _mm_and_pd(_mm256_castpd256_pd128(a), abs),
                     _mm_and_pd(_mm256_castpd256_pd128(b), abs),
                 );
-                // Above m by a unit or more where m is normal (see the function's documentation).
-                let m = _mm_mul_sd(m, _mm_set_sd(1.0 + f64::EPSILON));
-                let fm = _mm_mul_sd(m, _mm_set_sd(factor.to_f64()));
-                (_mm256_add_pd(a, b), m, fm)
+                // The bounds [F·m, m, m, m], m above max(|a₀|, |b₀|) by a unit or more where
+                // it is normal (see `add_pre`), by one product with the factors `sum64`.
+                let bounds = _mm256_mul_pd(_mm256_broadcastsd_pd(m), sum64);
+                (_mm256_add_pd(a, b), bounds)
             } else if is32::<T>() {
                 let (a, b) = (r32(a), r32(b));
                 let abs = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
                 let m = _mm_max_ss(_mm_and_ps(a, abs), _mm_and_ps(b, abs));
-                let fm = _mm_mul_ss(m, _mm_set_ss(factor.to_f64() as f32));
+                let fm = _mm_mul_ss(m, _mm_set_ss(factor().to_f64() as f32));
                 let zero = _mm_setzero_pd();
-                (
-                    _mm256_cvtps_pd(r32(r)),
-                    _mm_cvtss_sd(zero, m),
-                    _mm_cvtss_sd(zero, fm),
-                )
+                let bounds = _mm256_blend_pd::<0b0001>(
+                    _mm256_broadcastsd_pd(_mm_cvtss_sd(zero, m)),
+                    _mm256_castpd128_pd256(_mm_cvtss_sd(zero, fm)),
+                );
+                (_mm256_cvtps_pd(r32(r)), bounds)
             } else {
                 return None;
             }
@@ -292,14 +313,15 @@ pub(super) mod vector {
         // SAFETY: as above.
         let k = unsafe {
             let abs = vector(&TABLES.vec64.abs);
-            let spread = vector(&TABLES.vec64.spread);
             let x = _mm256_permute4x64_pd::<0>(r);
-            let d42 = _mm256_and_pd(_mm256_mul_pd(_mm256_sub_pd(r, x), spread), abs);
-            // `min` returns its second operand, m, where 42·|rᵢ − r₀| is NaN.
-            let v = _mm256_blend_pd::<0b0001>(
-                _mm256_min_pd(d42, _mm256_broadcastsd_pd(m)),
-                _mm256_castpd128_pd256(fm),
+            // 42·|rᵢ − r₀| in lanes 1-3, NaN in lane 0 (`0·∞`: `Vec64::sum_spread`), where
+            // `min` then returns its second operand, the lane's bound, as in a lane whose
+            // sample is NaN.
+            let d42 = _mm256_and_pd(
+                _mm256_mul_pd(_mm256_sub_pd(r, x), vector(&TABLES.vec64.sum_spread)),
+                abs,
             );
+            let v = _mm256_min_pd(d42, bounds);
             _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_and_pd(x, abs), v))
         };
         Some(k as u32 & lanes != 0)

@@ -283,7 +283,8 @@ fn check_fused<T: StochFloat>(seed: u64, rt: Fused<T>) {
 
 /// The native AVX2 build's pre-test of an `f64` sum `r = a + b` (`hit`, for cancellation
 /// factor `f` and collapse detection `c`): its answer is the comparison it documents, made on
-/// `n`, the lanes of `a + b` rounded to nearest, with `m·(1 + 2⁻⁵²)` for `m`; and it passes
+/// `n`, the lanes of `a + b` rounded to nearest, with `m·(1 + 2⁻⁵²)` for `m` and
+/// `m·(F·(1 + 2⁻⁵²))` for `F·m` (`runtime::tables::sum_factors`); and it passes
 /// every sum whose checks can record something: `|r₀| < F·m/2` (a loss
 /// of digits needs it, `Config::apply`), or, with collapses detected, `|r₀| < m` and `r` noise.
 /// Returns which of the two the sum is.
@@ -293,12 +294,13 @@ fn check_near_add(a: [f64; 4], b: [f64; 4], r: [f64; 4], f: f64, c: bool, hit: b
     let (a0, b0) = (a[0].abs(), b[0].abs());
     let m = if a0 > b0 { a0 } else { b0 };
     let m1 = m * (1.0 + f64::EPSILON);
+    let fm1 = m * (f * (1.0 + f64::EPSILON));
     let x = n[0].abs();
     let lane = |i: usize| {
         let d = ((n[i] - n[0]) * SPREAD_FACTOR).abs();
         x < if d < m1 { d } else { m1 }
     };
-    let want = (x < f * m1) | (c & (lane(1) | lane(2)));
+    let want = (x < fm1) | (c & (lane(1) | lane(2)));
     assert_eq!(
         hit, want,
         "near add of {a:?} and {b:?} = {r:?} (nearest {n:?}), factors {f}, {c}"
@@ -313,6 +315,33 @@ fn check_near_add(a: [f64; 4], b: [f64; 4], r: [f64; 4], f: f64, c: bool, hit: b
         "near add of {a:?} and {b:?} = {r:?} (nearest {n:?}) missed, factors {f}, {c}"
     );
     must
+}
+
+/// The factors of the native AVX2 `f64` sum's pre-test, as the tables give them, are the
+/// configuration's: the default level's here (no test in this binary applies another; the
+/// levels' end-to-end tests are in `tests/instabilities.rs`).
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))
+))]
+#[test]
+fn sum_factors_in_the_tables_are_the_configurations() {
+    use crate::runtime::tables::{sum_factors, sum_factors_vector, DEFAULT_FACTORS};
+    let mut lanes = [0.0f64; 4];
+    // SAFETY: the target has AVX (cfg above); four lanes written to four.
+    unsafe {
+        core::arch::x86_64::_mm256_storeu_pd(lanes.as_mut_ptr(), sum_factors_vector());
+    }
+    let [f, m] = sum_factors(DEFAULT_FACTORS.0);
+    assert_eq!(lanes, [f, m, m, m]);
+    assert_eq!(m, 1.0 + f64::EPSILON);
+    assert_eq!(f, 0.004 * (1.0 + f64::EPSILON));
 }
 
 /// The native AVX2 build's `f64` sum pre-test, made on the sum rounded to nearest, passes every
@@ -441,7 +470,11 @@ fn avx2_native_adds() -> Option<(NativeAdd<f64>, NativeAdd<f32>)> {
         ) -> Option<bool> {
             let s = |x: [T; 4]| crate::Stochastic::<T> { v: T::load(x) };
             let lanes = if collapse_on { 0b111 } else { 0b001 };
-            super::pretest::vector::add_pre(&s(a), &s(b), &s(r), T::from_f64(factor), lanes)
+            let [f, m] = crate::runtime::tables::sum_factors(factor);
+            // SAFETY: the target has AVX (cfg above).
+            let sum64 = unsafe { core::arch::x86_64::_mm256_setr_pd(f, m, m, m) };
+            let (a, b, r) = (s(a), s(b), s(r));
+            super::pretest::vector::add_pre_with(&a, &b, &r, || T::from_f64(factor), sum64, lanes)
         }
         return Some((add::<f64>, add::<f32>));
     }

@@ -139,6 +139,10 @@ pub(crate) struct Tables {
     pub(crate) cancel64: AtomicU64,
     /// See [`Tables::cancel64`].
     pub(crate) cancel32: AtomicU32,
+    /// The factors of the AVX2 `f64` sum's pre-test (`ops::pretest`'s `add_pre`), which
+    /// multiply `m` once for all four bounds: `F·(1 + 2⁻⁵²)` (`F` the cancellation factor in
+    /// force) in lane 0, `1 + 2⁻⁵²` in lanes 1-3 ([`sum_factors`]).
+    pub(crate) sum64: [AtomicU64; 4],
 }
 
 /// Constants of the AVX2 kernels and pre-tests on four `f64` lanes, read from memory: this
@@ -155,6 +159,10 @@ pub(crate) struct Vec64 {
     /// The bias and the last value inside of the products' range test (`arch::x86::avx2`'s
     /// `outside_range64`).
     pub(crate) range: [[u64; 4]; 2],
+    /// The sum's pre-test's spread factors (`ops::pretest`'s AVX2 `add_pre`): +∞ in lane 0,
+    /// which makes that lane's distance NaN (`0·∞`), so that `min` takes the lane's bound
+    /// from its other operand; the noise pre-test's factor in lanes 1-3.
+    pub(crate) sum_spread: [f64; 4],
 }
 
 /// The bias and the last value inside of the range test of `f64` products `[2⁻⁹⁶⁹, +∞)` on
@@ -170,6 +178,51 @@ pub(crate) const RANGE64: (u64, u64) = {
         (HI.wrapping_sub(LO) ^ (1 << 63)).wrapping_sub(1),
     )
 };
+
+/// The factors of [`Tables::sum64`] for cancellation factor `factor`: `m` a unit above (see
+/// `ops::pretest`'s `add_pre`), and the cancellation bound `F·m` with it.
+pub(crate) const fn sum_factors(factor: f64) -> [f64; 2] {
+    let m = 1.0 + f64::EPSILON;
+    [factor * m, m]
+}
+
+/// [`Tables::sum64`] as a register: one load in assembly, which reads the atomics' bytes as the
+/// processor stores them (a plain load of memory that another thread may store to would be a
+/// data race).
+///
+/// # Safety
+///
+/// The processor must have AVX.
+#[cfg(all(
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(all(
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))
+))]
+// With the feature on the function, not only on the crate: a crate built for another target
+// that inlines the callers (a doctest's) calls this one, where it could not compile the
+// assembly's `ymm` register.
+#[target_feature(enable = "avx")]
+#[inline]
+pub(crate) unsafe fn sum_factors_vector() -> core::arch::x86_64::__m256d {
+    let v: core::arch::x86_64::__m256d;
+    // SAFETY: 32 readable bytes; AVX is the caller's contract (and the target's); the load
+    // writes only its output register.
+    unsafe {
+        core::arch::asm!(
+            "vmovupd {v}, ymmword ptr [{p} + {at}]",
+            v = out(ymm_reg) v,
+            // The tables' address, which a loop keeps in a register, and the field's offset.
+            p = in(reg) &TABLES,
+            at = const core::mem::offset_of!(Tables, sum64),
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    v
+}
 
 /// A vector of [`Vec64`] as a register (see there).
 ///
@@ -304,9 +357,24 @@ impl Tables {
                 abs: [i64::MAX as u64; 4],
                 spread: [crate::runtime::state::SPREAD_FACTOR; 4],
                 range: [[RANGE64.0; 4], [RANGE64.1; 4]],
+                sum_spread: [
+                    f64::INFINITY,
+                    crate::runtime::state::SPREAD_FACTOR,
+                    crate::runtime::state::SPREAD_FACTOR,
+                    crate::runtime::state::SPREAD_FACTOR,
+                ],
             },
             cancel64: AtomicU64::new(cancel.to_bits()),
             cancel32: AtomicU32::new((cancel as f32).to_bits()),
+            sum64: {
+                let [f, m] = sum_factors(cancel);
+                [
+                    AtomicU64::new(f.to_bits()),
+                    AtomicU64::new(m.to_bits()),
+                    AtomicU64::new(m.to_bits()),
+                    AtomicU64::new(m.to_bits()),
+                ]
+            },
         }
     }
 }
@@ -315,6 +383,11 @@ impl Tables {
 /// whether cancellations are detected, `collapse` whether accuracy collapses are.
 pub(crate) fn set_factors(factor: f64, on: bool, collapse: bool) {
     TABLES.cancel64.store(factor.to_bits(), Ordering::Relaxed);
+    let [f, m] = sum_factors(factor);
+    TABLES.sum64[0].store(f.to_bits(), Ordering::Relaxed);
+    for lane in &TABLES.sum64[1..] {
+        lane.store(m.to_bits(), Ordering::Relaxed);
+    }
     TABLES
         .cancel32
         .store((factor as f32).to_bits(), Ordering::Relaxed);
