@@ -179,8 +179,9 @@ pub(crate) const RANGE64: (u64, u64) = {
     )
 };
 
-/// The factors of [`Tables::sum64`] for cancellation factor `factor`: `m` a unit above (see
-/// `ops::pretest`'s `add_pre`), and the cancellation bound `F·m` with it.
+/// The factors of [`Tables::sum64`] for cancellation factor `F`: `[F·(1 + 2⁻⁵²), 1 + 2⁻⁵²]`,
+/// which put the sum pre-test's `m` a unit or more above itself (see `ops::pretest`'s
+/// `add_pre`), in its cancellation bound `F·m` too.
 pub(crate) const fn sum_factors(factor: f64) -> [f64; 2] {
     let m = 1.0 + f64::EPSILON;
     [factor * m, m]
@@ -383,14 +384,14 @@ impl Tables {
 /// whether cancellations are detected, `collapse` whether accuracy collapses are.
 pub(crate) fn set_factors(factor: f64, on: bool, collapse: bool) {
     TABLES.cancel64.store(factor.to_bits(), Ordering::Relaxed);
+    TABLES
+        .cancel32
+        .store((factor as f32).to_bits(), Ordering::Relaxed);
     let [f, m] = sum_factors(factor);
     TABLES.sum64[0].store(f.to_bits(), Ordering::Relaxed);
     for lane in &TABLES.sum64[1..] {
         lane.store(m.to_bits(), Ordering::Relaxed);
     }
-    TABLES
-        .cancel32
-        .store((factor as f32).to_bits(), Ordering::Relaxed);
     let cancel = if on { factor } else { 0.0 };
     let collapse = if collapse { 1.0 } else { 0.0 };
     let sum = SumBounds::new(cancel, collapse);
