@@ -116,9 +116,11 @@ pub trait Kernels: Portable + Sized + Copy {
     fn rt512_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
     /// The run-time AVX2 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) and the pre-test
     /// of the operation's checks (see `ops`; `lanes`: the bits of the sum's pre-test that
-    /// count, `runtime::path::add_lanes`): the result's lanes and whether the pre-test passed.
-    /// For the operations of a build without AVX2 and FMA, once `runtime::path::mode` (in
-    /// `fast_op!`) said so.
+    /// count, `runtime::path::add_lanes`): the result's lanes, whether a sample of a product or
+    /// quotient left the kernel's range (its checks then run whatever the pre-test says: the
+    /// pre-test reads the operands, `ops::pretest`'s `far_operands`), and whether the pre-test
+    /// passed. For the operations of a build without AVX2 and FMA, once `runtime::path::mode`
+    /// (in `fast_op!`) said so.
     #[cfg(all(
         target_arch = "x86_64",
         not(all(target_feature = "avx2", target_feature = "fma"))
@@ -129,7 +131,7 @@ pub trait Kernels: Portable + Sized + Copy {
         b: Self::Lanes,
         dir: u32,
         lanes: u32,
-    ) -> (Self::Lanes, bool);
+    ) -> (Self::Lanes, bool, bool);
     /// The same without the pre-test.
     #[cfg(all(
         target_arch = "x86_64",
@@ -145,7 +147,7 @@ pub trait Kernels: Portable + Sized + Copy {
         target_feature = "fma",
         not(target_feature = "avx512f")
     ))]
-    fn native4(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
+    fn native4(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> (Self::Lanes, bool);
     /// The same lanes, through an empty assembly block ([`lanes::opaque64`]): for the general
     /// path of `+`, `*` and `/` in a build that chooses its path at run time.
     #[cfg(all(
@@ -218,7 +220,9 @@ macro_rules! route {
 /// `r`), unless `$exact` says a product needs no checks (see [`exact_product`]), or the kernel
 /// alone (`/` skips this part: see `div4`); then the same with the AVX2 kernels: the run-time
 /// ones in a build without AVX2 and FMA, the build's own with the pre-tests of `ops::checks`
-/// in one with them; goes on to the operation's other paths where neither runs. A macro, not a
+/// in one with them (the AVX2 pre-tests of a product or quotient read the operands, and a
+/// result that left the kernel's range takes the slow path whatever they say: see
+/// `ops::arith::native_hit`); goes on to the operation's other paths where neither runs. A macro, not a
 /// function: as a helper returning an `Option` it made the compiler keep the `f32` sum's
 /// running value in memory (docs/performance.md, "Measurements behind the kernels' forms").
 /// A hit's slow path takes the operands and the result through `apart` (`ops::arith`), which
@@ -238,22 +242,23 @@ macro_rules! fast_op {
         #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
         {
             if mode & mode_bit2($op, true) != 0 {
-                let $r = Stochastic {
-                    v: T::native4($op, $a.v, $b.v, $dir),
-                };
-                if !$exact {
-                    let lanes = if $op == 0 { add_lanes() } else { 0 };
-                    if native_hit($op, $a, $b, $r, lanes) {
-                        hit_is_rare();
-                        let ($a, $b, $r) = (apart($a), apart($b), apart($r));
-                        return $hit;
-                    }
+                let (v, ranged) = T::native4($op, $a.v, $b.v, $dir);
+                let $r = Stochastic { v };
+                let lanes = if $op == 0 { add_lanes() } else { 0 };
+                if ranged {
+                    let ($a, $b, $r) = (apart($a), apart($b), apart($r));
+                    return $hit;
+                }
+                if native_hit($op, $a, $b, $r, lanes) {
+                    hit_is_rare();
+                    let ($a, $b, $r) = (apart($a), apart($b), apart($r));
+                    return $hit;
                 }
                 return $r;
             }
             if mode & mode_bit2($op, false) != 0 {
                 return Stochastic {
-                    v: T::native4($op, $a.v, $b.v, $dir),
+                    v: T::native4($op, $a.v, $b.v, $dir).0,
                 };
             }
         }
@@ -268,7 +273,12 @@ macro_rules! fast_op {
         #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
         if mode & mode_bit2($op, true) != 0 && !$exact {
             let lanes = if $op == 0 { add_lanes() } else { 0 };
-            let fused = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
+            let (v, ranged, passed) = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
+            if ranged {
+                let ($a, $b, $r) = (apart($a), apart($b), apart(Stochastic { v }));
+                return $hit;
+            }
+            let fused = (v, passed);
             crate::arch::fused_end!($a, $b, fused, |$r| $hit);
         }
         if rt512 && mode & mode_bit($op, true) != 0 && !$exact {
@@ -325,6 +335,7 @@ macro_rules! dispatch {
         $div:ident,
         $fma:ident,
         $sqrt:ident,
+        ranged: [$mul_r:ident, $div_r:ident],
         [
             $add_pre:ident,
             $mul_pre:ident,
@@ -332,7 +343,7 @@ macro_rules! dispatch {
             native: $native_pre:literal,
             fallback: $fallback_pre:literal
         ],
-        rt2: [$noise2:ident, $factor:expr]
+        rt2: [$operands:ident, $factor:expr]
     ) => {
         type Lanes = $l;
         const ZERO_L: $l = $lanes([0.0; 4]);
@@ -467,7 +478,7 @@ macro_rules! dispatch {
             not(all(target_feature = "avx2", target_feature = "fma"))
         ))]
         #[inline(always)]
-        fn rt2_checked(op: u8, a: $l, b: $l, dir: u32, lanes: u32) -> ($l, bool) {
+        fn rt2_checked(op: u8, a: $l, b: $l, dir: u32, lanes: u32) -> ($l, bool, bool) {
             use x86::avx2::asm as v;
             let (a, b) = (Self::store(a), Self::store(b));
             // SAFETY: the process chose the AVX2 path (the callers' contract) only where the
@@ -477,15 +488,15 @@ macro_rules! dispatch {
                     0 => {
                         let r = v::$add(a, b, dir);
                         let bits = v::$add_pre(a, b, r, $factor);
-                        (Self::load(r), bits & lanes != 0)
+                        (Self::load(r), false, bits & lanes != 0)
                     }
                     1 => {
-                        let r = v::$mul(a, b, dir);
-                        (Self::load(r), v::$noise2(a, r) != 0)
+                        let (r, ranged) = v::$mul_r(a, b, dir);
+                        (Self::load(r), ranged, v::$operands(a, b) != 0)
                     }
                     _ => {
-                        let r = v::$div(a, b, dir);
-                        (Self::load(r), v::$noise2(b, r) != 0)
+                        let (r, ranged) = v::$div_r(a, b, dir);
+                        (Self::load(r), ranged, v::$operands(a, b) != 0)
                     }
                 }
             }
@@ -514,15 +525,16 @@ macro_rules! dispatch {
             not(target_feature = "avx512f")
         ))]
         #[inline(always)]
-        fn native4(op: u8, a: $l, b: $l, dir: u32) -> $l {
+        fn native4(op: u8, a: $l, b: $l, dir: u32) -> ($l, bool) {
             // SAFETY: the target has AVX2 and FMA (checked at compile time above).
-            $l(unsafe {
+            let (v, ranged) = unsafe {
                 match op {
-                    0 => x86::avx2::$add(a.0, b.0, dir),
-                    1 => x86::avx2::$mul(a.0, b.0, dir),
-                    _ => x86::avx2::$div(a.0, b.0, dir),
+                    0 => (x86::avx2::$add(a.0, b.0, dir), false),
+                    1 => x86::avx2::$mul_r(a.0, b.0, dir),
+                    _ => x86::avx2::$div_r(a.0, b.0, dir),
                 }
-            })
+            };
+            ($l(v), ranged)
         }
         #[inline(always)]
         fn rt512_pre(op: u8, a: $l, b: $l, dir: u32) -> Option<($l, bool)> {
@@ -653,6 +665,7 @@ impl Kernels for f64 {
         div_f64,
         fma_f64,
         sqrt_f64,
+        ranged: [mul_f64_ranged, div_f64_ranged],
         [
             add_pre_f64,
             mul_pre_f64,
@@ -661,7 +674,7 @@ impl Kernels for f64 {
             fallback: true
         ],
         rt2: [
-            noise2_f64,
+            operands_f64,
             f64::from_bits(
                 crate::runtime::tables::TABLES
                     .cancel64
@@ -684,6 +697,7 @@ impl Kernels for f32 {
         div_f32,
         fma_f32,
         sqrt_f32,
+        ranged: [mul_f32_ranged, div_f32_ranged],
         [
             add_pre_f32,
             mul_pre_f32,
@@ -692,7 +706,7 @@ impl Kernels for f32 {
             fallback: false
         ],
         rt2: [
-            noise2_f32,
+            operands_f32,
             f64::from(f32::from_bits(
                 crate::runtime::tables::TABLES
                     .cancel32

@@ -72,7 +72,11 @@ fn apart<T: StochFloat>(v: Stochastic<T>) -> Stochastic<T> {
 /// The pre-test of the checks of `r = a + b` (`op` 0), `a · b` (1) or `a / b` (2) on the AVX2
 /// path of a build whose target has AVX2 and FMA, for `fast_op!`: [`add_pretest`] at the
 /// configured cancellation level (`lanes`: the bits of its test that count,
-/// `runtime::path::add_lanes`), or the noise pre-tests of [`check_mul`] and [`check_div`].
+/// `runtime::path::add_lanes`), or, for a product or quotient, the operands' spread at half the
+/// noise pre-test's threshold (`vector::far_operands`): it does not wait for the kernel, and
+/// covers what [`check_mul`] and [`check_div`] look for in a result within a unit of the exact
+/// one (`runtime::state::OPERAND_SPREAD`); `fast_op!` takes the checks for the results out of
+/// that range (the kernel's flag).
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx2",
@@ -89,8 +93,7 @@ fn native_hit<T: StochFloat>(
 ) -> bool {
     match op {
         0 => add_pretest(&a, &b, &r, T::cancel_factor, lanes),
-        1 => maybe_noise2(&a, &r),
-        _ => maybe_noise2(&b, &r),
+        _ => vector::far_operands(&a, &b),
     }
 }
 
@@ -176,8 +179,9 @@ pub(super) fn mul_op<T: StochFloat>(
 ///
 /// The test reads the operands alone, which a loop loads early, where the checks' pre-test
 /// waits for the product. Made where the values live in vector registers (x86-64 with AVX2 and
-/// FMA); elsewhere `false`: the compiler's SSE2 code for it cost more than it saved (figures in
-/// docs/performance.md).
+/// FMA) and the pre-test reads the result (the AVX-512 paths: the AVX2 ones test the operands,
+/// which passes exact operands too, see `native_hit`); elsewhere `false`: the compiler's SSE2
+/// code for it cost more than it saved (figures in docs/performance.md).
 #[inline(always)]
 pub(super) fn exact_product<T: StochFloat>(a: &Stochastic<T>, b: &Stochastic<T>) -> bool {
     #[cfg(all(

@@ -418,6 +418,43 @@ pub(super) mod vector {
         }
     }
 
+    /// The pre-test of the checks of a product or quotient (`ops::arith::native_hit`) on its
+    /// operands `x` and `y`: whether a sample of either lies further than `|x₀|/84` from its
+    /// first ([`OPERAND_SPREAD`](crate::runtime::state::OPERAND_SPREAD)). It reads the
+    /// operands alone, which a loop loads early, where the test of the result waited for the
+    /// kernel, and it passes the products of exact operands (that took a test of their own)
+    /// with no further test. `None` for another lane type.
+    #[cfg(not(target_feature = "avx512f"))]
+    #[inline(always)]
+    pub(crate) fn far_operands<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> bool {
+        // SAFETY: AVX is enabled for this target (module cfg).
+        let k = unsafe { vector(&TABLES.vec64.operand_spread) };
+        if is64::<T>() {
+            let (x, y) = (r64(x), r64(y));
+            // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
+            let m = unsafe {
+                let abs = vector(&TABLES.vec64.abs);
+                let (s, o) = (later(x, y), first(x, y));
+                let d = _mm256_and_pd(_mm256_sub_pd(s, o), abs);
+                _mm256_movemask_pd(_mm256_fnmadd_pd(d, k, _mm256_and_pd(o, abs)))
+            };
+            return m != 0;
+        }
+        // SAFETY: AVX2 and FMA are enabled for this target (module cfg). Widened to `f64` for
+        // the reason given at `far32`.
+        let m = unsafe {
+            let abs = vector(&TABLES.vec64.abs);
+            let far = |v: __m128| {
+                let v = _mm256_cvtps_pd(v);
+                let x = _mm256_permute4x64_pd::<0>(v);
+                let d = _mm256_and_pd(_mm256_sub_pd(v, x), abs);
+                _mm256_fnmadd_pd(d, k, _mm256_and_pd(x, abs))
+            };
+            _mm256_movemask_pd(_mm256_or_pd(far(r32(x)), far(r32(y))))
+        };
+        m & 0b0110 != 0
+    }
+
     /// [`maybe_noise2`](super::maybe_noise2) on the registers; two `f64` values in one
     /// register ([`later`], [`first`]).
     #[inline(always)]

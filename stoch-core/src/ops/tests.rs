@@ -187,6 +187,10 @@ fn check_fused<T: StochFloat>(seed: u64, rt: Fused<T>) {
                             == StochFloat::to_f64(y).to_bits()),
                     "{name}: {r:?} != {alone:?} (seed {seed:#x})"
                 );
+                if op != 0 && rt.operands {
+                    check_operand_pretest(op, a, b, r, hit, seed);
+                    continue;
+                }
                 // The sums' noise pre-test is a fused multiply-add (see `rt512`'s
                 // `add_test64`): the same answers but where `42·|d|` rounds to `|x|`,
                 // which random operands do not reach.
@@ -279,6 +283,56 @@ fn check_fused<T: StochFloat>(seed: u64, rt: Fused<T>) {
             }
         }
     }
+}
+
+/// The pre-test of the checks of a product (`op` 1) or quotient (2) `r` of `a` and `b` made on
+/// the operands (`hit`; the AVX2 paths, `ops::pretest`'s `far_operands`): it passes wherever
+/// the checks record something (a collapse, or both operands noise for a product, the divisor
+/// for a quotient); it answers `84·|xᵢ − x₀| > |x₀|` on the samples of `a` and `b`, but at that
+/// comparison's edge (fused or rounded), and where a sample lies out of the kernels' range
+/// (not finite, or tiny: the kernel's portable path, whose results the test does not cover).
+#[cfg(target_arch = "x86_64")]
+fn check_operand_pretest<T: StochFloat>(
+    op: usize,
+    a: [T; 4],
+    b: [T; 4],
+    r: [T; 4],
+    hit: bool,
+    seed: u64,
+) {
+    use crate::runtime::state::OPERAND_SPREAD;
+    let three = |x: [T; 4]| [x[0], x[1], x[2]];
+    let (a3, b3, r3) = (three(a), three(b), three(r));
+    let records = collapses(&r3, &[a3, b3])
+        | if op == 1 {
+            is_noise(&a3) & is_noise(&b3)
+        } else {
+            is_noise(&b3)
+        };
+    let w = |x: T| StochFloat::to_f64(x);
+    let far =
+        |x: [T; 3]| (1..3).any(|i| (w(x[i]) - w(x[0])).abs() * OPERAND_SPREAD > w(x[0]).abs());
+    let edge = |x: [T; 3]| {
+        (1..3).any(|i| near_rounding(OPERAND_SPREAD * (w(x[i]) - w(x[0])).abs(), w(x[0]).abs()))
+    };
+    let tiny = if T::MAX_DIGITS > 7 {
+        2f64.powi(-960)
+    } else {
+        2f64.powi(-97)
+    };
+    let out = |x: [T; 3]| x.iter().any(|&x| !w(x).is_finite() || w(x).abs() < tiny);
+    let want = far(a3) | far(b3);
+    let may = want | edge(a3) | edge(b3) | out(a3) | out(b3) | out(r3);
+    let name = if op == 1 { "mul" } else { "div" };
+    assert!(
+        (hit | !want) & (!hit | may),
+        "{name} of {a:?} and {b:?} = {r:?}: pre-test {hit} (seed {seed:#x})"
+    );
+    assert!(
+        hit | !records,
+        "{name} of {a:?} and {b:?} = {r:?}: the checks record, the pre-test missed \
+         (seed {seed:#x})"
+    );
 }
 
 /// The native AVX2 build's pre-test of an `f64` sum `r = a + b` (`hit`, for cancellation
@@ -426,6 +480,9 @@ struct Fused<T: 'static> {
     kernel: [Kernel<T>; 3],
     pre: [Pre<T>; 3],
     native_add: NativeAdd<T>,
+    /// Whether the product's and quotient's pre-tests are made on the operands (the AVX2
+    /// paths: [`check_operand_pretest`]) rather than on an operand and the result.
+    operands: bool,
 }
 
 /// [`add_pre64_avx512`] on arrays, with the collapse lanes kept or not as in `check_add`.
@@ -558,6 +615,7 @@ fn fused_pretests_answer_as_the_portable_ones() {
                 |a, b, d, t, _, _| div_pre_f64(a, b, d, t),
             ],
             native_add: add64,
+            operands: false,
         },
     );
     check_fused::<f32>(
@@ -570,6 +628,7 @@ fn fused_pretests_answer_as_the_portable_ones() {
                 |a, b, d, t, _, _| div_pre_f32(a, b, d, t),
             ],
             native_add: add32,
+            operands: false,
         },
     );
 }
@@ -582,7 +641,15 @@ mod rt2 {
     use crate::runtime::tables::Tables;
 
     macro_rules! wrap {
-        ($t:ident, $add:ident, $mul:ident, $div:ident, $noise2:ident, $add_pre:ident, $wide:expr) => {
+        (
+            $t:ident,
+            $add:ident,
+            [$mul:ident, $mul_r:ident],
+            [$div:ident, $div_r:ident],
+            $operands:ident,
+            $add_pre:ident,
+            $wide:expr
+        ) => {
             pub(crate) fn $add(a: [$t; 4], b: [$t; 4], d: u32) -> [$t; 4] {
                 // SAFETY: the test runs these only where the processor has AVX2 and FMA.
                 unsafe { v::$add(a, b, d) }
@@ -605,14 +672,16 @@ mod rt2 {
                     (r, bits & if c { 0b111 } else { 0b001 } != 0)
                 },
                 |a, b, d, _: &Tables, _, _| {
-                    let r = $mul(a, b, d);
                     // SAFETY: as above.
-                    (r, unsafe { v::$noise2(a, r) } != 0)
+                    let (r, ranged) = unsafe { v::$mul_r(a, b, d) };
+                    // SAFETY: as above.
+                    (r, ranged | (unsafe { v::$operands(a, b) } != 0))
                 },
                 |a, b, d, _: &Tables, _, _| {
-                    let r = $div(a, b, d);
                     // SAFETY: as above.
-                    (r, unsafe { v::$noise2(b, r) } != 0)
+                    let (r, ranged) = unsafe { v::$div_r(a, b, d) };
+                    // SAFETY: as above.
+                    (r, ranged | (unsafe { v::$operands(a, b) } != 0))
                 },
             ];
         };
@@ -623,9 +692,9 @@ mod rt2 {
         wrap!(
             f64,
             add_f64,
-            mul_f64,
-            div_f64,
-            noise2_f64,
+            [mul_f64, mul_f64_ranged],
+            [div_f64, div_f64_ranged],
+            operands_f64,
             add_pre_f64,
             |f: f64| f
         );
@@ -635,9 +704,9 @@ mod rt2 {
         wrap!(
             f32,
             add_f32,
-            mul_f32,
-            div_f32,
-            noise2_f32,
+            [mul_f32, mul_f32_ranged],
+            [div_f32, div_f32_ranged],
+            operands_f32,
             add_pre_f32,
             |f: f64| f64::from(f as f32)
         );
@@ -667,6 +736,7 @@ fn avx2_pretests_answer_as_the_portable_ones() {
             kernel: [f64s::add_f64, f64s::mul_f64, f64s::div_f64],
             pre: f64s::PRE,
             native_add: add64,
+            operands: true,
         },
     );
     check_fused::<f32>(
@@ -675,8 +745,53 @@ fn avx2_pretests_answer_as_the_portable_ones() {
             kernel: [f32s::add_f32, f32s::mul_f32, f32s::div_f32],
             pre: f32s::PRE,
             native_add: add32,
+            operands: true,
         },
     );
+}
+
+/// The native AVX2 build's pre-test of a product's or quotient's checks (its kernels' range
+/// flag and `vector::far_operands`) passes wherever the checks record something, and answers
+/// as [`check_operand_pretest`] says, `f64` and `f32`; seeded (`STOCH_TEST_SEED`). Built where
+/// the target has AVX2 and FMA but not AVX-512 (CI's `x86-64-v3` build).
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(target_feature = "avx512f")
+))]
+#[test]
+fn native_operand_pretests_cover_the_checks() {
+    fn check<T: StochFloat>(seed: u64) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut vs = values::<T>(&mut rng, 6_000);
+        // Values scaled down to where products and quotients underflow.
+        let tiny = T::from_f64(2f64.powi(if T::MAX_DIGITS > 7 { -540 } else { -70 }));
+        for i in 0..2_000 {
+            let v = vs[i];
+            vs.push(v.map(|x| x * tiny));
+        }
+        let four = |s: [T; 3]| [s[0], s[1], s[2], T::flags_lane(0b0000_0101)];
+        let value = |x: [T; 4]| Stochastic::<T> { v: T::load(x) };
+        for i in 0..3 * vs.len() {
+            let a = four(vs[i % vs.len()]);
+            let b = match i / vs.len() {
+                0 => four(vs[(i * 7919 + 1) % vs.len()]),
+                1 => four(vs[i % vs.len()].map(|x| T::ONE / x)),
+                _ => four(vs[(i * 104_729 + 7) % vs.len()]),
+            };
+            let dir = crate::runtime::rng::dir_word((i % 4) as u32) | 0x9f;
+            let (va, vb) = (value(a), value(b));
+            for op in [1u8, 2] {
+                let (r, ranged) = T::native4(op, va.v, vb.v, dir);
+                let hit = ranged | super::pretest::vector::far_operands(&va, &vb);
+                check_operand_pretest(usize::from(op), a, b, T::store(r), hit, seed);
+            }
+        }
+    }
+    let seed = test_seed(0x0b5e_ed02);
+    check::<f64>(seed);
+    check::<f32>(seed);
 }
 
 /// The products whose checks [`exact_product`] skips have nothing to find: no operand and

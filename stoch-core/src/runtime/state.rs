@@ -40,6 +40,15 @@ pub(crate) static CANCEL_FACTOR_F32: AtomicU32 = AtomicU32::new(0x3B83_126F);
 /// its sample `x` cannot be numerical noise (see `ops::checks::maybe_noise`).
 pub(crate) const SPREAD_FACTOR: f64 = 42.0;
 
+/// The factor of the products' and quotients' pre-test on their operands (`ops::arith`): where
+/// the samples `y` and `z` of both operands are within `|x|/84` of their `x`, those of a product
+/// or quotient rounded within a unit of the exact one are within `0.0242·|x|` of its `x`
+/// (`(1 + 1/84)² − 1` and `(1 + 1/84)/(1 − 1/84) − 1`, and the roundings), below the spread
+/// of 0.05·|x| under which `digits::is_noise` answers `false`; and an operand that is noise
+/// passes the test at 84 as it passes it at 42.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const OPERAND_SPREAD: f64 = 2.0 * SPREAD_FACTOR;
+
 static INIT: Once = Once::new();
 
 /// What runs once, before the first operation that reads the state, unless a configuration was

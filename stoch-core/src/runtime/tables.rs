@@ -163,6 +163,9 @@ pub(crate) struct Vec64 {
     /// which makes that lane's distance NaN (`0·∞`), so that `min` takes the lane's bound
     /// from its other operand; the noise pre-test's factor in lanes 1-3.
     pub(crate) sum_spread: [f64; 4],
+    /// [`OPERAND_SPREAD`](crate::runtime::state::OPERAND_SPREAD), the factor of the products'
+    /// and quotients' pre-test on their operands.
+    pub(crate) operand_spread: [f64; 4],
 }
 
 /// The bias and the last value inside of the range test of `f64` products `[2⁻⁹⁶⁹, +∞)` on
@@ -364,6 +367,7 @@ impl Tables {
                     crate::runtime::state::SPREAD_FACTOR,
                     crate::runtime::state::SPREAD_FACTOR,
                 ],
+                operand_spread: [crate::runtime::state::OPERAND_SPREAD; 4],
             },
             cancel64: AtomicU64::new(cancel.to_bits()),
             cancel32: AtomicU32::new((cancel as f32).to_bits()),

@@ -417,6 +417,15 @@ unsafe fn outside_range64(v: __m256d) -> __m256d {
 /// `a · b`, randomly rounded.
 #[inline(always)]
 pub(crate) unsafe fn mul_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
+    // SAFETY: the caller's.
+    unsafe { mul_f64_ranged(va, vb, dir).0 }
+}
+
+/// [`mul_f64`], and whether a sample took the portable path: a product outside the normal
+/// range, where a sample may lie further than one unit in the last place from the exact
+/// product (the checks' pre-test on the operands, `ops::arith`, does not cover it).
+#[inline(always)]
+pub(crate) unsafe fn mul_f64_ranged(va: __m256d, vb: __m256d, dir: u32) -> (__m256d, bool) {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let p = _mm256_mul_pd(va, vb);
@@ -435,12 +444,15 @@ pub(crate) unsafe fn mul_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
                 ),
             );
             if _mm256_movemask_pd(_mm256_andnot_pd(exact_zero, out)) & SAMPLES != 0 {
-                return slow64(portable::mul, va, vb, dir);
+                return (slow64(portable::mul, va, vb, dir), true);
             }
         }
         let e = _mm256_fmsub_pd(va, vb, p);
         let dsign = dsign64(dir);
-        step64(with_flags64(p, va, vb), beyond64_num(e, dsign), dsign)
+        (
+            step64(with_flags64(p, va, vb), beyond64_num(e, dsign), dsign),
+            false,
+        )
     }
 }
 
@@ -482,17 +494,45 @@ unsafe fn outside32<const LO_EXP: i32>(v: __m128) -> __m128i {
 /// so only those rare products take it ([`tiny_mul32`]).
 #[inline(always)]
 pub(crate) unsafe fn mul_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
+    // SAFETY: the caller's.
+    unsafe { mul_f32_ranged(va, vb, dir).0 }
+}
+
+/// [`mul_f32`], and whether a sample's product is outside the normal range (below 2^-126 or
+/// not finite) and not an exact zero: there it may lie further than one unit in the last place
+/// from the exact product (as for [`mul_f64_ranged`]). Tested on the tiny products' path only.
+#[inline(always)]
+pub(crate) unsafe fn mul_f32_ranged(va: __m128, vb: __m128, dir: u32) -> (__m128, bool) {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let p = _mm_mul_ps(va, vb);
         let out = outside32::<-100>(p);
         if _mm_movemask_ps(_mm_castsi128_ps(out)) & SAMPLES != 0 {
             rare();
-            return tiny_mul32(va, vb, p, dir);
+            let zero = _mm_setzero_ps();
+            let exact_zero = _mm_or_ps(
+                _mm_cmp_ps::<_CMP_EQ_OQ>(va, zero),
+                _mm_cmp_ps::<_CMP_EQ_OQ>(vb, zero),
+            );
+            return (tiny_mul32(va, vb, p, dir), subnormal32(p, exact_zero));
         }
         let e = _mm_fmsub_ps(va, vb, p);
         let dsign = dsign32(dir);
-        step32(with_flags32(p, va, vb), beyond32_num(e, dsign), dsign)
+        (
+            step32(with_flags32(p, va, vb), beyond32_num(e, dsign), dsign),
+            false,
+        )
+    }
+}
+
+/// Whether a sample lane of the `f32` result `r` is below 2^-126 or not finite, but for the
+/// lanes of `exact` (exact zeros, all ones).
+#[inline(always)]
+unsafe fn subnormal32(r: __m128, exact: __m128) -> bool {
+    // SAFETY: SSE2.
+    unsafe {
+        let out = _mm_andnot_ps(exact, _mm_castsi128_ps(outside32::<-126>(r)));
+        _mm_movemask_ps(out) & SAMPLES != 0
     }
 }
 
@@ -554,6 +594,13 @@ unsafe fn sign64(v: __m256d) -> __m256d {
 /// and has the sign of the error times the sign of `b`.
 #[inline(always)]
 pub(crate) unsafe fn div_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
+    // SAFETY: the caller's.
+    unsafe { div_f64_ranged(va, vb, dir).0 }
+}
+
+/// [`div_f64`], and whether a sample took the portable path (as for [`mul_f64_ranged`]).
+#[inline(always)]
+pub(crate) unsafe fn div_f64_ranged(va: __m256d, vb: __m256d, dir: u32) -> (__m256d, bool) {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let q = _mm256_div_pd(va, vb);
@@ -576,7 +623,7 @@ pub(crate) unsafe fn div_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
             _mm256_cmp_pd::<_CMP_NLT_UQ>(abs64(q), _mm256_set1_pd(f64::INFINITY)),
         );
         if _mm256_movemask_pd(bad) & SAMPLES != 0 {
-            return slow64(portable::div, va, vb, dir);
+            return (slow64(portable::div, va, vb, dir), true);
         }
         let dsign = dsign64(dir);
         // The quotient's neighbour the drawn way, from the operands' signs (the quotient's),
@@ -591,7 +638,7 @@ pub(crate) unsafe fn div_f64(va: __m256d, vb: __m256d, dir: u32) -> __m256d {
         // flips wait on the operands only, and the sign bit picks `n` with no comparison.
         let s = _mm256_xor_pd(sign64(vb), dsign);
         let m = _mm256_fmsub_pd(q, _mm256_xor_pd(vb, s), _mm256_xor_pd(va, s));
-        pick64(qf, n, m)
+        (pick64(qf, n, m), false)
     }
 }
 
@@ -683,6 +730,14 @@ pub(crate) unsafe fn sqrt_f64(va: __m256d, dir: u32) -> __m256d {
 /// [`tiny_div32`].
 #[inline(always)]
 pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
+    // SAFETY: the caller's.
+    unsafe { div_f32_ranged(va, vb, dir).0 }
+}
+
+/// [`div_f32`], and whether a sample's quotient is outside the normal range and its dividend
+/// not zero (as for [`mul_f32_ranged`]).
+#[inline(always)]
+pub(crate) unsafe fn div_f32_ranged(va: __m128, vb: __m128, dir: u32) -> (__m128, bool) {
     // SAFETY: for all intrinsics below, the caller has AVX2 and FMA.
     unsafe {
         let q = _mm_div_ps(va, vb);
@@ -690,7 +745,8 @@ pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         let out = outside32::<-100>(_mm_min_ps(abs32(va), abs32(q)));
         if _mm_movemask_ps(_mm_castsi128_ps(out)) & SAMPLES != 0 {
             rare();
-            return tiny_div32(va, vb, q, dir);
+            let exact_zero = _mm_cmp_ps::<_CMP_EQ_OQ>(va, _mm_setzero_ps());
+            return (tiny_div32(va, vb, q, dir), subnormal32(q, exact_zero));
         }
         // As for `f64`, with one more exact quotient that this path keeps: the infinity of a
         // division by zero (the remainder is NaN), whose neighbour is itself too.
@@ -705,7 +761,7 @@ pub(crate) unsafe fn div_f32(va: __m128, vb: __m128, dir: u32) -> __m128 {
         ));
         let s = _mm_xor_ps(_mm_and_ps(vb, _mm_set1_ps(-0.0)), dsign);
         let m = _mm_fmsub_ps(q, _mm_xor_ps(vb, s), _mm_xor_ps(va, s));
-        pick32(qf, n, m)
+        (pick32(qf, n, m), false)
     }
 }
 

@@ -42,7 +42,7 @@ use core::arch::x86_64::__m128;
 use super::super::{a32, v32};
 use crate::arch::portable::lanes4 as portable;
 use crate::runtime::rng::row_offset;
-use crate::runtime::state::SPREAD_FACTOR;
+use crate::runtime::state::{OPERAND_SPREAD, SPREAD_FACTOR};
 
 #[cfg(test)]
 mod tests;
@@ -87,6 +87,8 @@ pub(crate) struct Consts {
     limit: [u64; 2],
     /// All ones in the samples' lanes, zero in the flags lane (432).
     samples: [u64; 2],
+    /// The products' and quotients' pre-test factor on their operands, `f64` (448).
+    operand_spread: [u64; 2],
 }
 
 const _: () = {
@@ -103,6 +105,7 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, root) == 400);
     assert!(core::mem::offset_of!(Consts, limit) == 416);
     assert!(core::mem::offset_of!(Consts, samples) == 432);
+    assert!(core::mem::offset_of!(Consts, operand_spread) == 448);
 };
 
 /// The byte offsets of [`Consts`]' fields, as text for the templates.
@@ -151,6 +154,9 @@ macro_rules! at {
     };
     (samples) => {
         "432"
+    };
+    (operand_spread) => {
+        "448"
     };
 }
 
@@ -239,6 +245,7 @@ pub(crate) static C64: Consts = Consts {
     root: pair(crate::arch::portable::TWO_M969.to_bits()),
     limit: range64(crate::arch::portable::TWO_M969).1,
     samples: [u64::MAX, 0],
+    operand_spread: pair(OPERAND_SPREAD.to_bits()),
 };
 
 /// The `f32` constants (the product's bound scaled to `f32`'s range: 2⁻¹⁰⁰, where the error
@@ -259,6 +266,7 @@ pub(crate) static C32: Consts = Consts {
     root: pair32(3.155_443_6e-30f32.to_bits()),
     limit: range32(7.888_609e-31).1,
     samples: [u64::MAX, 0xffff_ffff],
+    operand_spread: pair(OPERAND_SPREAD.to_bits()),
 };
 
 /// An `f64` value as two registers: samples x and y; sample z and the flags lane.
@@ -447,7 +455,7 @@ fn slow<T, F: FnOnce() -> T>(op: F) -> T {
 /// registers `$extra`): two blocks, the second on the upper registers and the direction rows'
 /// second half, which keeps the flags lane (`vblendpd` lane 1) as `$keep` says.
 macro_rules! kernel64 {
-    ($name:ident, $text:ident, $portable:ident, ($($x:ident),+), $keep:literal $(, $extra:ident)*) => {
+    ($name:ident, $ranged:ident, $text:ident, $portable:ident, ($($x:ident),+), $keep:literal $(, $extra:ident)*) => {
         /// The kernel of the same name for a build without AVX2 and FMA.
         ///
         /// # Safety
@@ -455,6 +463,17 @@ macro_rules! kernel64 {
         /// The processor must have AVX2 and FMA.
         #[inline(always)]
         pub(crate) unsafe fn $name($($x: [f64; 4],)+ dir: u32) -> [f64; 4] {
+            // SAFETY: the caller's.
+            unsafe { $ranged($($x,)+ dir).0 }
+        }
+
+        /// The same, and whether a sample took the portable path (out of the kernel's range).
+        ///
+        /// # Safety
+        ///
+        /// The processor must have AVX2 and FMA.
+        #[inline(always)]
+        pub(crate) unsafe fn $ranged($($x: [f64; 4],)+ dir: u32) -> ([f64; 4], bool) {
             let off = row_offset(dir);
             let tab = &C64;
             let halves = ($(v64($x),)+);
@@ -464,12 +483,13 @@ macro_rules! kernel64 {
             let (mut hi, h) = block!($text, "d", "vpcmpgtq", "vpsubq", $keep, tab, off + 16, [$($x = $x[1]),+] $(, $extra)*);
             // A block's `movmsk` of two lanes sets bits 0 and 1 only ([`block!`]); the flags
             // lane, bit 1 of `h`, goes to bit 3 and out.
-            if (g | h << 2) & 0b111 != 0 {
+            let ranged = (g | h << 2) & 0b111 != 0;
+            if ranged {
                 [lo, hi] = v64(slow(move || portable::$portable($(a64($x),)+ dir)));
                 in_registers(&mut lo);
                 in_registers(&mut hi);
             }
-            a64([lo, hi])
+            (a64([lo, hi]), ranged)
         }
     };
 }
@@ -482,6 +502,18 @@ macro_rules! kernel64 {
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
 pub(crate) unsafe fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
+    // SAFETY: the caller's.
+    unsafe { mul_f64_ranged(a, b, dir).0 }
+}
+
+/// [`mul_f64`], and whether a sample took the portable path (a product outside the normal
+/// range, not an exact zero), where it may lie further than a unit from the exact product.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn mul_f64_ranged(a: [f64; 4], b: [f64; 4], dir: u32) -> ([f64; 4], bool) {
     let (off, tab) = (row_offset(dir), &C64);
     let ([al, ah], [bl, bh]) = (v64(a), v64(b));
     let (mut lo, g) = block!(
@@ -514,9 +546,10 @@ pub(crate) unsafe fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
             [lo, hi] = v64(slow(move || portable::mul(a, b, dir)));
             in_registers(&mut lo);
             in_registers(&mut hi);
+            return (a64([lo, hi]), true);
         }
     }
-    a64([lo, hi])
+    (a64([lo, hi]), false)
 }
 
 /// The same for `f32`: the first part of [`mul_text`]; then its rest where every lane is in
@@ -529,6 +562,19 @@ pub(crate) unsafe fn mul_f64(a: [f64; 4], b: [f64; 4], dir: u32) -> [f64; 4] {
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
 pub(crate) unsafe fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    // SAFETY: the caller's.
+    unsafe { mul_f32_ranged(a, b, dir).0 }
+}
+
+/// [`mul_f32`], and whether a sample's product is outside the normal range (below 2⁻¹²⁶ or not
+/// finite) and not an exact zero, where it may lie further than a unit from the exact product
+/// (tested on the tiny products' path only).
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn mul_f32_ranged(a: [f32; 4], b: [f32; 4], dir: u32) -> ([f32; 4], bool) {
     let tab = &C32;
     let (va, vb) = (v32(a), v32(b));
     let (p, g): (__m128, u32);
@@ -552,7 +598,7 @@ pub(crate) unsafe fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
             r = v32(slow(move || portable::mul(a, b, dir)));
             in_registers(&mut r);
         }
-        return a32(r);
+        return (a32(r), subnormal32(p, [a, b]));
     }
     let r: __m128;
     // SAFETY: as in `block!`.
@@ -571,7 +617,27 @@ pub(crate) unsafe fn mul_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
             options(pure, readonly, nostack, preserves_flags),
         );
     }
-    a32(r)
+    (a32(r), false)
+}
+
+/// Whether a sample lane of the `f32` product `p` lies below 2⁻¹²⁶ or is not finite, but for
+/// the exact zeros (an operand's sample zero): there the randomly rounded product may lie
+/// further than a unit from the exact one. SSE2 on the tiny products' path.
+#[inline(always)]
+fn subnormal32(p: __m128, [a, b]: [[f32; 4]; 2]) -> bool {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        let abs = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
+        let m = _mm_and_ps(p, abs);
+        let normal = _mm_and_ps(
+            _mm_cmpge_ps(m, _mm_set1_ps(f32::MIN_POSITIVE)),
+            _mm_cmplt_ps(m, _mm_set1_ps(f32::INFINITY)),
+        );
+        let zero = _mm_setzero_ps();
+        let exact = _mm_or_ps(_mm_cmpeq_ps(v32(a), zero), _mm_cmpeq_ps(v32(b), zero));
+        _mm_movemask_ps(_mm_or_ps(normal, exact)) & 0b0111 != 0b0111
+    }
 }
 
 /// `f32` lanes: the result `{s}` moved one unit where its error points the drawn way, into
@@ -787,6 +853,7 @@ macro_rules! div_text {
 
 kernel64!(
     div_f64,
+    div_f64_ranged,
     div_text,
     div,
     (a, b),
@@ -856,6 +923,17 @@ pub(crate) unsafe fn add_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
 pub(crate) unsafe fn div_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
+    // SAFETY: the caller's.
+    unsafe { div_f32_ranged(a, b, dir).0 }
+}
+
+/// [`div_f32`], and whether a sample took the portable path (out of the kernel's range).
+///
+/// # Safety
+///
+/// The processor must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn div_f32_ranged(a: [f32; 4], b: [f32; 4], dir: u32) -> ([f32; 4], bool) {
     let (mut r, g) = block!(
         div_text,
         "s",
@@ -869,11 +947,12 @@ pub(crate) unsafe fn div_f32(a: [f32; 4], b: [f32; 4], dir: u32) -> [f32; 4] {
         w,
         y
     );
-    if g & 0b0111 != 0 {
+    let ranged = g & 0b0111 != 0;
+    if ranged {
         r = v32(slow(move || portable::div(a, b, dir)));
         in_registers(&mut r);
     }
-    a32(r)
+    (a32(r), ranged)
 }
 
 /// `a·b + c`, randomly rounded: `(−a)·b + (−c)` rounded up, negated, in the down lanes.
@@ -1021,6 +1100,7 @@ macro_rules! sqrt_step_text {
 
 kernel64!(
     sqrt_f64,
+    sqrt_f64_ranged,
     sqrt_text,
     sqrt,
     (a),
@@ -1136,15 +1216,13 @@ fn tiny_sqrt32(a: __m128, q: __m128, dir: u32) -> (__m128, u32) {
     (r, g)
 }
 
-/// The noise pre-tests of a value `v` and a result `r` at once (see `ops::maybe_noise`), on
-/// `f64` lanes `{vl}` = `[v₀, v₁]`, `{vh}` = `[v₂, ·]` and the same for `r`: the signs of
-/// `|x₀| − 42·|xᵢ − x₀|` for `x` = `v` (bit 0 of `{g}`) and `r` (bit 1), ORed over `i` = 1, 2
-/// (a NaN distance leaves the other's answer, as in `maybe_noise`), each one fused
-/// multiply-add with one rounding where `maybe_noise` rounds the product first: they differ
-/// only where `42·|xᵢ − x₀|` rounds to `|x₀|`, a spread far below noise, or for a NaN
-/// distance with its sign set, which takes the checks for nothing.
+/// The operand pre-test of a product or quotient `v ∘ r` (see `ops::pretest`'s
+/// `far_operands`) on `f64` lanes `{vl}` = `[v₀, v₁]`, `{vh}` = `[v₂, ·]` and the same for
+/// `r`: the signs of `|x₀| − 84·|xᵢ − x₀|` for `x` = `v` (bit 0 of `{g}`) and `r` (bit 1),
+/// ORed over `i` = 1, 2, each one fused multiply-add (a NaN distance may set its bit, which
+/// takes the checks for nothing).
 #[rustfmt::skip]
-macro_rules! noise2_text {
+macro_rules! operands_text {
     () => {
         concat!(
             "vunpcklpd {y}, {vl}, {rl}\n",
@@ -1155,8 +1233,8 @@ macro_rules! noise2_text {
             "vandpd {p}, {p}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
             "vandpd {q}, {q}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
             "vandpd {y}, {y}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
-            "vfnmadd132pd {p}, {y}, xmmword ptr [{tab} + ", at!(spread), "]\n",
-            "vfnmadd132pd {q}, {y}, xmmword ptr [{tab} + ", at!(spread), "]\n",
+            "vfnmadd132pd {p}, {y}, xmmword ptr [{tab} + ", at!(operand_spread), "]\n",
+            "vfnmadd132pd {q}, {y}, xmmword ptr [{tab} + ", at!(operand_spread), "]\n",
             "vorpd {p}, {p}, {q}\n",
             "vmovmskpd {g:e}, {p}\n",
         )
@@ -1189,20 +1267,21 @@ macro_rules! add_pre_text {
     };
 }
 
-/// The noise pre-tests of `v` and of the result `r` of `f64` values: bit 0 where `v` may be
-/// noise, bit 1 where `r` may.
+/// The pre-test of the checks of a product or quotient on its operands `v` and `r` (`f64`
+/// values): bit 0 where a sample of `v` lies further than `|v₀|/84` from `v₀`
+/// ([`OPERAND_SPREAD`]), bit 1 the same for `r` (see `ops::pretest`'s `far_operands`).
 ///
 /// # Safety
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
-pub(crate) unsafe fn noise2_f64(v: [f64; 4], r: [f64; 4]) -> u32 {
+pub(crate) unsafe fn operands_f64(v: [f64; 4], r: [f64; 4]) -> u32 {
     let (v, r) = (v64(v), v64(r));
     let g: u32;
     // SAFETY: as in the kernels.
     unsafe {
         asm!(
-            noise2_text!(),
+            operands_text!(),
             vl = in(xmm_reg) v[0],
             vh = in(xmm_reg) v[1],
             rl = in(xmm_reg) r[0],
@@ -1227,7 +1306,7 @@ pub(crate) unsafe fn noise2_f64(v: [f64; 4], r: [f64; 4]) -> u32 {
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
-pub(crate) unsafe fn noise2_f32(v: [f32; 4], r: [f32; 4]) -> u32 {
+pub(crate) unsafe fn operands_f32(v: [f32; 4], r: [f32; 4]) -> u32 {
     let g: u32;
     // SAFETY: as in the kernels.
     unsafe {
@@ -1238,7 +1317,7 @@ pub(crate) unsafe fn noise2_f32(v: [f32; 4], r: [f32; 4]) -> u32 {
             "vcvtps2pd {rl}, {r}\n",
             "vmovhlps {rh}, {r}, {r}\n",
             "vcvtps2pd {rh}, {rh}\n",
-            noise2_text!(),
+            operands_text!(),
             v = in(xmm_reg) v32(v),
             r = in(xmm_reg) v32(r),
             vl = out(xmm_reg) _,
