@@ -23,13 +23,18 @@ use crate::instability::Instability;
 use crate::ops::{check_collapse, maybe_noise};
 use crate::report::record;
 use crate::runtime::rng::{self, directions};
-use crate::runtime::state;
+use crate::runtime::state::{self, COLLAPSE_BIT};
 use crate::{StochFloat, Stochastic};
 
 const MATH: u8 = Instability::MathFunction.bit();
 const POW: u8 = Instability::Power.bit();
 const INTRINSIC: u8 = Instability::Intrinsic.bit();
 const BRANCH: u8 = Instability::Branching.bit();
+
+/// Marks the branch that calls it as the unlikely one (a square root's checks).
+#[cold]
+#[inline(always)]
+fn root_hit_is_rare() {}
 
 /// Whether `v` is numerical noise ([`is_noise`]), asked only where the arithmetic checks'
 /// vector pre-test [`maybe_noise`] passes: it passes every noise value and rarely another, and
@@ -112,6 +117,24 @@ impl<T: StochFloat> Stochastic<T> {
         self.flag_math(arg, mask)
     }
 
+    /// [`check_math`](Self::check_math) for a square root `self` of `arg`, with one pre-test,
+    /// of the argument: where [`maybe_noise`] passes no argument, the samples of `arg` lie
+    /// within `|x|/42` of its `x`, and those of the root, within a unit of the exact roots,
+    /// within `0.0121·|x|` of the root's `x`, a spread at which `is_noise` answers `false`: a
+    /// collapse, like a MathFunction, needs an argument that passes the test. The test then
+    /// does not wait for the root.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn check_root(self, arg: &Self) -> Self {
+        let mask = state::mask();
+        if mask & (COLLAPSE_BIT | MATH) != 0 && maybe_noise(arg) {
+            root_hit_is_rare();
+            check_collapse(self, [*arg], mask, Location::caller());
+            return self.flag_math(arg, mask);
+        }
+        self
+    }
+
     /// The checks of a result `self` of a function of two arguments: accuracy collapse, and
     /// MathFunction when either argument is numerical noise.
     #[inline]
@@ -186,7 +209,7 @@ impl<T: StochFloat> Stochastic<T> {
         let r = Self {
             v: T::sqrt4(self.v, rng::dir2()),
         };
-        r.check_math(&self)
+        r.check_root(&self)
     }
 
     /// `self` raised to an integer power, by binary exponentiation with randomly rounded

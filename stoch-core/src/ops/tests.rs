@@ -794,6 +794,53 @@ fn native_operand_pretests_cover_the_checks() {
     check::<f32>(seed);
 }
 
+/// A square root's checks test the argument alone (`Stochastic::check_root`): wherever the
+/// noise pre-test passes no argument, the root's samples lie within `0.0125·|x|` of its `x`
+/// (the bound `check_root` relies on) and the root is not noise; roots of noise arguments are
+/// reached (seeded, `STOCH_TEST_SEED`).
+fn check_root<T: StochFloat>(seed: u64) {
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut vs = values::<T>(&mut r, 20_000);
+    let tiny = T::from_f64(2f64.powi(if T::MAX_DIGITS > 7 { -1060 } else { -140 }));
+    for i in 0..2_000 {
+        let v = vs[i];
+        vs.push(v.map(|x| (x * tiny).abs()));
+        vs.push(v.map(|x| x.abs()));
+    }
+    let (mut kept, mut noise) = (0, 0);
+    for (i, s) in vs.into_iter().enumerate() {
+        let a = Stochastic::<T>::from_samples(s);
+        let dir = crate::runtime::rng::dir_word((i % 4) as u32) | 0x9f;
+        let root = Stochastic::<T> {
+            v: T::sqrt4(a.v, dir),
+        }
+        .s();
+        if maybe_noise(&a) {
+            noise += usize::from(is_noise(&root));
+            continue;
+        }
+        kept += 1;
+        let w = |x: T| StochFloat::to_f64(x);
+        let x = w(root[0]);
+        let near = (1..3).all(|i| (w(root[i]) - x).abs() <= 0.0125 * x.abs());
+        assert!(
+            (near || !root.iter().all(|r| w(*r).is_finite())) && !is_noise(&root),
+            "sqrt of {s:?} = {root:?} (seed {seed:#x})"
+        );
+    }
+    assert!(
+        kept > 5_000 && noise > 500,
+        "{kept} roots kept, {noise} noise"
+    );
+}
+
+#[test]
+fn root_checks_need_an_argument_that_passes_the_pretest() {
+    let seed = test_seed(0x0005_0a7e);
+    check_root::<f64>(seed);
+    check_root::<f32>(seed);
+}
+
 /// The products whose checks [`exact_product`] skips have nothing to find: no operand and
 /// no result in any rounding direction is noise. Exact operands over the whole exponent
 /// range (products that underflow, overflow, vanish or are NaN included) and inexact ones,
