@@ -231,7 +231,7 @@ macro_rules! route {
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! fast_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {
-        use crate::runtime::path::{add_lanes, mode_bit, mode_bit2};
+        use crate::runtime::path::{mode_bit, mode_bit2};
         let mode = crate::runtime::path::mode();
         // The AVX2 path of a build whose target has AVX2 and FMA, from the same bits, first:
         // its kernel, then the checks' pre-test (`ops::arith::native_hit`) where they are
@@ -244,12 +244,11 @@ macro_rules! fast_op {
             if mode & mode_bit2($op, true) != 0 {
                 let (v, ranged) = T::native4($op, $a.v, $b.v, $dir);
                 let $r = Stochastic { v };
-                let lanes = if $op == 0 { add_lanes() } else { 0 };
                 if ranged {
                     let ($a, $b, $r) = (apart($a), apart($b), apart($r));
                     return $hit;
                 }
-                if native_hit($op, $a, $b, $r, lanes) {
+                if native_hit($op, $a, $b, $r) {
                     hit_is_rare();
                     let ($a, $b, $r) = (apart($a), apart($b), apart($r));
                     return $hit;
@@ -272,7 +271,11 @@ macro_rules! fast_op {
         let rt512 = $op != 2;
         #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
         if mode & mode_bit2($op, true) != 0 && !$exact {
-            let lanes = if $op == 0 { add_lanes() } else { 0 };
+            let lanes = if $op == 0 {
+                crate::runtime::path::add_lanes()
+            } else {
+                0
+            };
             let (v, ranged, passed) = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
             if ranged {
                 let ($a, $b, $r) = (apart($a), apart($b), apart(Stochastic { v }));

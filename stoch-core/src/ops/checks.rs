@@ -43,7 +43,7 @@ pub(super) fn check_add<T: StochFloat>(
     loc: &'static Location<'static>,
 ) -> Stochastic<T> {
     let lanes = u32::from(state::add_lanes_for(mask));
-    if add_pretest(&a, &b, &r, T::cancel_factor, lanes) {
+    if add_pretest(&a, &b, &r, T::cancel_factor, || lanes) {
         hit_is_rare();
         return add_hit(a, b, r, b_plain, b_negated, mask, loc);
     }
@@ -52,8 +52,9 @@ pub(super) fn check_add<T: StochFloat>(
 
 /// The pre-test of [`check_add`]: whether `r = a + b` may have cancelled digits (bit 0 of
 /// `lanes`) or collapsed (bits 1 and 2: `0b111` where collapses are detected, `0b001` where
-/// not). `factor` gives the cancellation factor in force, read only where the test uses it
-/// (the native AVX2 `f64` test reads its own factors from the tables). One branch-free test
+/// not). `factor` gives the cancellation factor in force and `lanes` those bits, each read
+/// only where the test uses it (the native AVX2 `f64` test reads its own factors from the
+/// tables, which give both). One branch-free test
 /// that is rarely true, so the branch on it predicts well:
 /// - a loss of `level` digits needs `|r₀| < factor·max(|a₀|, |b₀|)` (see `Config::apply`);
 /// - a collapse needs `|r₀| < max(|a₀|, |b₀|)` (a same-sign sum never shrinks below its larger
@@ -69,7 +70,7 @@ pub(super) fn add_pretest<T: StochFloat>(
     b: &Stochastic<T>,
     r: &Stochastic<T>,
     factor: impl Fn() -> T + Copy,
-    lanes: u32,
+    lanes: impl Fn() -> u32 + Copy,
 ) -> bool {
     #[cfg(all(
         target_arch = "x86_64",
@@ -79,7 +80,7 @@ pub(super) fn add_pretest<T: StochFloat>(
     if let Some(hit) = vector::add_pre(a, b, r, factor, lanes) {
         return hit;
     }
-    let collapse_on = lanes & 0b110 != 0;
+    let collapse_on = lanes() & 0b110 != 0;
     let a0 = a.a()[0].abs();
     let b0 = b.a()[0].abs();
     let big = if a0 > b0 { a0 } else { b0 };

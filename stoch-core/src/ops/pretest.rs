@@ -220,14 +220,14 @@ pub(super) mod vector {
         b: &Stochastic<T>,
         r: &Stochastic<T>,
         factor: impl Fn() -> T,
-        lanes: u32,
+        lanes: impl Fn() -> u32,
     ) -> Option<bool> {
         if !is64::<T>() {
             return None;
         }
         // SAFETY: AVX-512F, DQ and VL are enabled for this target (cfg above).
         let k = unsafe { super::add_pre64_avx512(r64(a), r64(b), r64(r), factor().to_f64()) };
-        Some(u32::from(k) & lanes != 0)
+        Some(u32::from(k) & lanes() != 0)
     }
 
     /// The pre-test of [`check_add`](super::check_add) for a sum `r = a + b` with AVX2 and FMA
@@ -258,7 +258,7 @@ pub(super) mod vector {
         b: &Stochastic<T>,
         r: &Stochastic<T>,
         factor: impl Fn() -> T,
-        lanes: u32,
+        lanes: impl Fn() -> u32,
     ) -> Option<bool> {
         // SAFETY: AVX2 is enabled for this target (module cfg).
         let sum64 = unsafe { crate::runtime::tables::sum_factors_vector() };
@@ -279,7 +279,7 @@ pub(super) mod vector {
         r: &Stochastic<T>,
         factor: impl Fn() -> T,
         sum64: __m256d,
-        lanes: u32,
+        lanes: impl Fn() -> u32,
     ) -> Option<bool> {
         // SAFETY: AVX2 is enabled for this target (module cfg).
         let (r, bounds) = unsafe {
@@ -324,7 +324,12 @@ pub(super) mod vector {
             let v = _mm256_min_pd(d42, bounds);
             _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_and_pd(x, abs), v))
         };
-        Some(k as u32 & lanes != 0)
+        // An `f64` sum's factors give zero bounds to the lanes that do not count (see
+        // `runtime::tables::sum_factors`): no selection of the mask's bits, and no read of them.
+        if is64::<T>() {
+            return Some(k != 0);
+        }
+        Some(k as u32 & lanes() != 0)
     }
 
     /// [`exact_product`](super::exact_product) on the register of two `f32` values: the

@@ -392,10 +392,10 @@ fn sum_factors_in_the_tables_are_the_configurations() {
     unsafe {
         core::arch::x86_64::_mm256_storeu_pd(lanes.as_mut_ptr(), sum_factors_vector());
     }
-    let [f, m] = sum_factors(DEFAULT_FACTORS.0);
-    assert_eq!(lanes, [f, m, m, m]);
-    assert_eq!(m, 1.0 + f64::EPSILON);
-    assert_eq!(f, 0.004 * (1.0 + f64::EPSILON));
+    let m = 1.0 + f64::EPSILON;
+    assert_eq!(lanes, sum_factors(DEFAULT_FACTORS.0, true));
+    assert_eq!(lanes, [0.004 * m, m, m, 0.0]);
+    assert_eq!(sum_factors(0.04, false), [0.04 * m, 0.0, 0.0, 0.0]);
 }
 
 /// The native AVX2 build's `f64` sum pre-test, made on the sum rounded to nearest, passes every
@@ -527,11 +527,12 @@ fn avx2_native_adds() -> Option<(NativeAdd<f64>, NativeAdd<f32>)> {
         ) -> Option<bool> {
             let s = |x: [T; 4]| crate::Stochastic::<T> { v: T::load(x) };
             let lanes = if collapse_on { 0b111 } else { 0b001 };
-            let [f, m] = crate::runtime::tables::sum_factors(factor);
+            let [f, c1, c2, z] = crate::runtime::tables::sum_factors(factor, collapse_on);
             // SAFETY: the target has AVX (cfg above).
-            let sum64 = unsafe { core::arch::x86_64::_mm256_setr_pd(f, m, m, m) };
+            let sum64 = unsafe { core::arch::x86_64::_mm256_setr_pd(f, c1, c2, z) };
             let (a, b, r) = (s(a), s(b), s(r));
-            super::pretest::vector::add_pre_with(&a, &b, &r, || T::from_f64(factor), sum64, lanes)
+            let factor = || T::from_f64(factor);
+            super::pretest::vector::add_pre_with(&a, &b, &r, factor, sum64, || lanes)
         }
         return Some((add::<f64>, add::<f32>));
     }

@@ -141,7 +141,8 @@ pub(crate) struct Tables {
     pub(crate) cancel32: AtomicU32,
     /// The factors of the AVX2 `f64` sum's pre-test (`ops::pretest`'s `add_pre`), which
     /// multiply `m` once for all four bounds: `F·(1 + 2⁻⁵²)` (`F` the cancellation factor in
-    /// force) in lane 0, `1 + 2⁻⁵²` in lanes 1-3 ([`sum_factors`]).
+    /// force) in lane 0, `1 + 2⁻⁵²` in lanes 1 and 2 where collapses are detected, zero
+    /// elsewhere ([`sum_factors`]).
     pub(crate) sum64: [AtomicU64; 4],
 }
 
@@ -182,12 +183,16 @@ pub(crate) const RANGE64: (u64, u64) = {
     )
 };
 
-/// The factors of [`Tables::sum64`] for cancellation factor `F`: `[F·(1 + 2⁻⁵²), 1 + 2⁻⁵²]`,
-/// which put the sum pre-test's `m` a unit or more above itself (see `ops::pretest`'s
-/// `add_pre`), in its cancellation bound `F·m` too.
-pub(crate) const fn sum_factors(factor: f64) -> [f64; 2] {
+/// The factors of [`Tables::sum64`] for cancellation factor `F`, collapses detected or not:
+/// `F·(1 + 2⁻⁵²)` in lane 0, then `1 + 2⁻⁵²` in lanes 1 and 2, which put the sum pre-test's `m`
+/// a unit or more above itself (see `ops::pretest`'s `add_pre`), in its cancellation bound
+/// `F·m` too; zero in lanes 1 and 2 where collapses are not detected, and in lane 3 (the flags
+/// lane), whose bounds no magnitude lies below: the test's mask then needs no selection of
+/// its lanes.
+pub(crate) const fn sum_factors(factor: f64, collapse: bool) -> [f64; 4] {
     let m = 1.0 + f64::EPSILON;
-    [factor * m, m]
+    let c = if collapse { m } else { 0.0 };
+    [factor * m, c, c, 0.0]
 }
 
 /// [`Tables::sum64`] as a register: one load in assembly, which reads the atomics' bytes as the
@@ -372,12 +377,12 @@ impl Tables {
             cancel64: AtomicU64::new(cancel.to_bits()),
             cancel32: AtomicU32::new((cancel as f32).to_bits()),
             sum64: {
-                let [f, m] = sum_factors(cancel);
+                let [f, c1, c2, z] = sum_factors(cancel, collapse != 0.0);
                 [
                     AtomicU64::new(f.to_bits()),
-                    AtomicU64::new(m.to_bits()),
-                    AtomicU64::new(m.to_bits()),
-                    AtomicU64::new(m.to_bits()),
+                    AtomicU64::new(c1.to_bits()),
+                    AtomicU64::new(c2.to_bits()),
+                    AtomicU64::new(z.to_bits()),
                 ]
             },
         }
@@ -391,10 +396,8 @@ pub(crate) fn set_factors(factor: f64, on: bool, collapse: bool) {
     TABLES
         .cancel32
         .store((factor as f32).to_bits(), Ordering::Relaxed);
-    let [f, m] = sum_factors(factor);
-    TABLES.sum64[0].store(f.to_bits(), Ordering::Relaxed);
-    for lane in &TABLES.sum64[1..] {
-        lane.store(m.to_bits(), Ordering::Relaxed);
+    for (lane, f) in TABLES.sum64.iter().zip(sum_factors(factor, collapse)) {
+        lane.store(f.to_bits(), Ordering::Relaxed);
     }
     let cancel = if on { factor } else { 0.0 };
     let collapse = if collapse { 1.0 } else { 0.0 };
