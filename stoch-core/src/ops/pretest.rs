@@ -428,22 +428,14 @@ pub(super) mod vector {
     /// first ([`OPERAND_SPREAD`](crate::runtime::state::OPERAND_SPREAD)). It reads the
     /// operands alone, which a loop loads early, where the test of the result waited for the
     /// kernel, and it passes the products of exact operands (that took a test of their own)
-    /// with no further test. `None` for another lane type.
+    /// with no further test. `T` is `f64` or `f32`.
     #[cfg(not(target_feature = "avx512f"))]
     #[inline(always)]
     pub(crate) fn far_operands<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> bool {
         // SAFETY: AVX is enabled for this target (module cfg).
         let k = unsafe { vector(&TABLES.vec64.operand_spread) };
         if is64::<T>() {
-            let (x, y) = (r64(x), r64(y));
-            // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
-            let m = unsafe {
-                let abs = vector(&TABLES.vec64.abs);
-                let (s, o) = (later(x, y), first(x, y));
-                let d = _mm256_and_pd(_mm256_sub_pd(s, o), abs);
-                _mm256_movemask_pd(_mm256_fnmadd_pd(d, k, _mm256_and_pd(o, abs)))
-            };
-            return m != 0;
+            return far_pair64(r64(x), r64(y), k) != 0;
         }
         // SAFETY: AVX2 and FMA are enabled for this target (module cfg). Widened to `f64` for
         // the reason given at `far32`.
@@ -460,24 +452,27 @@ pub(super) mod vector {
         m & 0b0110 != 0
     }
 
+    /// The signs of `|x₀| − k·|xᵢ − x₀|` and the same for `y` (`i` = 1, 2), as a `movmsk`: two
+    /// `f64` values in one register ([`later`], [`first`]), `k` the spread factor per lane.
+    #[inline(always)]
+    fn far_pair64(x: __m256d, y: __m256d, k: __m256d) -> i32 {
+        // SAFETY: AVX2 and FMA are enabled for this target (module cfg).
+        unsafe {
+            let abs = vector(&TABLES.vec64.abs);
+            let (s, o) = (later(x, y), first(x, y));
+            let d = _mm256_and_pd(_mm256_sub_pd(s, o), abs);
+            _mm256_movemask_pd(_mm256_fnmadd_pd(d, k, _mm256_and_pd(o, abs)))
+        }
+    }
+
     /// [`maybe_noise2`](super::maybe_noise2) on the registers; two `f64` values in one
     /// register ([`later`], [`first`]).
     #[inline(always)]
     pub(crate) fn far2<T: StochFloat>(x: &Stochastic<T>, y: &Stochastic<T>) -> Option<bool> {
         if is64::<T>() {
-            let (x, y) = (r64(x), r64(y));
-            // SAFETY: AVX2 is enabled for this target (module cfg).
-            let m = unsafe {
-                let abs = vector(&TABLES.vec64.abs);
-                let (s, o) = (later(x, y), first(x, y));
-                let d = _mm256_and_pd(_mm256_sub_pd(s, o), abs);
-                _mm256_movemask_pd(_mm256_fnmadd_pd(
-                    d,
-                    vector(&TABLES.vec64.spread),
-                    _mm256_and_pd(o, abs),
-                ))
-            };
-            return Some(m != 0);
+            // SAFETY: AVX is enabled for this target (module cfg).
+            let k = unsafe { vector(&TABLES.vec64.spread) };
+            return Some(far_pair64(r64(x), r64(y), k) != 0);
         }
         if is32::<T>() {
             #[cfg(all(target_feature = "avx512f", target_feature = "avx512vl"))]
