@@ -71,8 +71,8 @@ fn apart<T: StochFloat>(v: Stochastic<T>) -> Stochastic<T> {
 
 /// The pre-test of the checks of `r = a + b` (`op` 0), `a · b` (1) or `a / b` (2) on the AVX2
 /// path of a build whose target has AVX2 and FMA, for `fast_op!`: [`add_pretest`] at the
-/// configured cancellation level (the bits of its test that count,
-/// `runtime::path::add_lanes`, read for `f32` sums only), or, for a product or quotient, the operands' spread at half the
+/// configured cancellation level (the bits of its test that count, `runtime::path::add_lanes`,
+/// read for `f32` sums only), or, for a product or quotient, the operands' spread at half the
 /// noise pre-test's threshold (`vector::far_operands`): it does not wait for the kernel, and
 /// covers what [`check_mul`] and [`check_div`] look for in a result within a unit of the exact
 /// one (`runtime::state::OPERAND_SPREAD`); `fast_op!` takes the checks for the results out of

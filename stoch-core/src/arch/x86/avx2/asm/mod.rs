@@ -455,7 +455,15 @@ fn slow<T, F: FnOnce() -> T>(op: F) -> T {
 /// registers `$extra`): two blocks, the second on the upper registers and the direction rows'
 /// second half, which keeps the flags lane (`vblendpd` lane 1) as `$keep` says.
 macro_rules! kernel64 {
-    ($name:ident, $ranged:ident, $text:ident, $portable:ident, ($($x:ident),+), $keep:literal $(, $extra:ident)*) => {
+    (
+        $name:ident,
+        $ranged:ident,
+        $text:ident,
+        $portable:ident,
+        ($($x:ident),+),
+        $keep:literal
+        $(, $extra:ident)*
+    ) => {
         /// The kernel of the same name for a build without AVX2 and FMA.
         ///
         /// # Safety
@@ -1267,8 +1275,8 @@ macro_rules! add_pre_text {
     };
 }
 
-/// The pre-test of the checks of a product or quotient on its operands `v` and `r` (`f64`
-/// values): bit 0 where a sample of `v` lies further than `|v₀|/84` from `v₀`
+/// The pre-test of the checks of a product or quotient on its two operands, `v` and `r` here
+/// (`f64` values): bit 0 where a sample of `v` lies further than `|v₀|/84` from `v₀`
 /// ([`OPERAND_SPREAD`]), bit 1 the same for `r` (see `ops::pretest`'s `far_operands`).
 ///
 /// # Safety
