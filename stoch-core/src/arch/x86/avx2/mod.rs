@@ -526,7 +526,8 @@ pub(crate) unsafe fn mul_f32_ranged(va: __m128, vb: __m128, dir: u32) -> (__m128
 }
 
 /// Whether a sample lane of the `f32` result `r` is below 2^-126 or not finite, but for the
-/// lanes of `exact` (exact zeros, all ones).
+/// lanes of `exact` (exact zeros, all ones): there a randomly rounded result may lie further
+/// than a unit from the exact one. SSE2 only, for the run-time kernels (`asm`) too.
 #[inline(always)]
 unsafe fn subnormal32(r: __m128, exact: __m128) -> bool {
     // SAFETY: SSE2.

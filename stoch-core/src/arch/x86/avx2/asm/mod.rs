@@ -606,7 +606,14 @@ pub(crate) unsafe fn mul_f32_ranged(a: [f32; 4], b: [f32; 4], dir: u32) -> ([f32
             r = v32(slow(move || portable::mul(a, b, dir)));
             in_registers(&mut r);
         }
-        return (a32(r), subnormal32(p, [a, b]));
+        // SAFETY: SSE2 is part of x86-64 (the helper's intrinsics are SSE2).
+        let ranged = unsafe {
+            use core::arch::x86_64::{_mm_cmpeq_ps, _mm_or_ps, _mm_setzero_ps};
+            let zero = _mm_setzero_ps();
+            let exact = _mm_or_ps(_mm_cmpeq_ps(va, zero), _mm_cmpeq_ps(vb, zero));
+            super::subnormal32(p, exact)
+        };
+        return (a32(r), ranged);
     }
     let r: __m128;
     // SAFETY: as in `block!`.
@@ -626,26 +633,6 @@ pub(crate) unsafe fn mul_f32_ranged(a: [f32; 4], b: [f32; 4], dir: u32) -> ([f32
         );
     }
     (a32(r), false)
-}
-
-/// Whether a sample lane of the `f32` product `p` lies below 2⁻¹²⁶ or is not finite, but for
-/// the exact zeros (an operand's sample zero): there the randomly rounded product may lie
-/// further than a unit from the exact one. SSE2 on the tiny products' path.
-#[inline(always)]
-fn subnormal32(p: __m128, [a, b]: [[f32; 4]; 2]) -> bool {
-    use core::arch::x86_64::*;
-    // SAFETY: SSE2 is part of x86-64.
-    unsafe {
-        let abs = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
-        let m = _mm_and_ps(p, abs);
-        let normal = _mm_and_ps(
-            _mm_cmpge_ps(m, _mm_set1_ps(f32::MIN_POSITIVE)),
-            _mm_cmplt_ps(m, _mm_set1_ps(f32::INFINITY)),
-        );
-        let zero = _mm_setzero_ps();
-        let exact = _mm_or_ps(_mm_cmpeq_ps(v32(a), zero), _mm_cmpeq_ps(v32(b), zero));
-        _mm_movemask_ps(_mm_or_ps(normal, exact)) & 0b0111 != 0b0111
-    }
 }
 
 /// `f32` lanes: the result `{s}` moved one unit where its error points the drawn way, into
