@@ -299,8 +299,14 @@ fn layout_seen_by_the_device_is_the_host_layout() {
     let [f, d] = gpu.download_plain(&out).unwrap()[..] else {
         panic!("two layout words");
     };
-    assert_eq!(f, 16 | 4 << 16 | 8 << 24 | 12 << 32 | 13 << 40 | 4 << 48);
-    assert_eq!(d, 32 | 8 << 16 | 16 << 24 | 24 << 32 | 25 << 40 | 8 << 48);
+    // Size, the offsets of y, z, flags and padding, and alignment: the host's (16 and 32 bytes,
+    // aligned to their size).
+    assert_eq!(f, 16 | 4 << 16 | 8 << 24 | 12 << 32 | 13 << 40 | 16 << 48);
+    assert_eq!(d, 32 | 8 << 16 | 16 << 24 | 24 << 32 | 25 << 40 | 32 << 48);
+    assert_eq!(
+        (f >> 48, d >> 48),
+        (align_of::<Sf32>() as u64, align_of::<Sf64>() as u64)
+    );
     // Round trip without conversion, flags included.
     let v = vec![Sf32::from_parts([1.0, 2.0, 3.0], stoch_core::Flags::from_bits(0x41)); 5];
     let back = gpu.download(&gpu.upload(&v).unwrap()).unwrap();
