@@ -115,8 +115,8 @@ pub trait Kernels: Portable + Sized + Copy {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
     fn rt512_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
     /// The run-time AVX2 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) and the pre-test
-    /// of the operation's checks (see `ops`; `lanes`: the bits of the sum's pre-test that
-    /// count, `runtime::path::add_lanes`): the result's lanes, whether a sample of a product or
+    /// of the operation's checks (see `ops`; the sum's with the factors of the tables in
+    /// force): the result's lanes, whether a sample of a product or
     /// quotient left the kernel's range (its checks then run whatever the pre-test says: the
     /// pre-test reads the operands, `ops::pretest`'s `far_operands`), and whether the pre-test
     /// passed. For the operations of a build without AVX2 and FMA, once `runtime::path::mode`
@@ -125,13 +125,7 @@ pub trait Kernels: Portable + Sized + Copy {
         target_arch = "x86_64",
         not(all(target_feature = "avx2", target_feature = "fma"))
     ))]
-    fn rt2_checked(
-        op: u8,
-        a: Self::Lanes,
-        b: Self::Lanes,
-        dir: u32,
-        lanes: u32,
-    ) -> (Self::Lanes, bool, bool);
+    fn rt2_checked(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> (Self::Lanes, bool, bool);
     /// The same without the pre-test.
     #[cfg(all(
         target_arch = "x86_64",
@@ -271,12 +265,7 @@ macro_rules! fast_op {
         let rt512 = $op != 2;
         #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
         if mode & mode_bit2($op, true) != 0 && !$exact {
-            let lanes = if $op == 0 {
-                crate::runtime::path::add_lanes()
-            } else {
-                0
-            };
-            let (v, ranged, passed) = T::rt2_checked($op, $a.v, $b.v, $dir, lanes);
+            let (v, ranged, passed) = T::rt2_checked($op, $a.v, $b.v, $dir);
             if ranged {
                 let ($a, $b, $r) = (apart($a), apart($b), apart(Stochastic { v }));
                 return $hit;
@@ -346,7 +335,7 @@ macro_rules! dispatch {
             native: $native_pre:literal,
             fallback: $fallback_pre:literal
         ],
-        rt2: [$operands:ident, $factor:expr]
+        rt2: [$operands:ident]
     ) => {
         type Lanes = $l;
         const ZERO_L: $l = $lanes([0.0; 4]);
@@ -481,7 +470,7 @@ macro_rules! dispatch {
             not(all(target_feature = "avx2", target_feature = "fma"))
         ))]
         #[inline(always)]
-        fn rt2_checked(op: u8, a: $l, b: $l, dir: u32, lanes: u32) -> ($l, bool, bool) {
+        fn rt2_checked(op: u8, a: $l, b: $l, dir: u32) -> ($l, bool, bool) {
             use x86::avx2::asm as v;
             let (a, b) = (Self::store(a), Self::store(b));
             // SAFETY: the process chose the AVX2 path (the callers' contract) only where the
@@ -490,8 +479,8 @@ macro_rules! dispatch {
                 match op {
                     0 => {
                         let r = v::$add(a, b, dir);
-                        let bits = v::$add_pre(a, b, r, $factor);
-                        (Self::load(r), false, bits & lanes != 0)
+                        let bits = v::$add_pre(a, b, r, &crate::runtime::tables::TABLES);
+                        (Self::load(r), false, bits != 0)
                     }
                     1 => {
                         let (r, ranged) = v::$mul_r(a, b, dir);
@@ -676,14 +665,7 @@ impl Kernels for f64 {
             native: false,
             fallback: true
         ],
-        rt2: [
-            operands_f64,
-            f64::from_bits(
-                crate::runtime::tables::TABLES
-                    .cancel64
-                    .load(core::sync::atomic::Ordering::Relaxed)
-            )
-        ]
+        rt2: [operands_f64]
     );
 }
 
@@ -708,14 +690,7 @@ impl Kernels for f32 {
             native: true,
             fallback: false
         ],
-        rt2: [
-            operands_f32,
-            f64::from(f32::from_bits(
-                crate::runtime::tables::TABLES
-                    .cancel32
-                    .load(core::sync::atomic::Ordering::Relaxed)
-            ))
-        ]
+        rt2: [operands_f32]
     );
 }
 

@@ -648,8 +648,7 @@ mod rt2 {
             [$mul:ident, $mul_r:ident],
             [$div:ident, $div_r:ident],
             $operands:ident,
-            $add_pre:ident,
-            $wide:expr
+            $add_pre:ident
         ) => {
             pub(crate) fn $add(a: [$t; 4], b: [$t; 4], d: u32) -> [$t; 4] {
                 // SAFETY: the test runs these only where the processor has AVX2 and FMA.
@@ -663,14 +662,14 @@ mod rt2 {
                 // SAFETY: as above.
                 unsafe { v::$div(a, b, d) }
             }
-            /// The pre-tests as `Kernels::rt2_checked` runs them, for factor `f` (widened from
-            /// the type's own, as the operations read it) and collapse detection `c`.
+            /// The pre-tests as `Kernels::rt2_checked` runs them, with the factors of the
+            /// tables `t` (`Tables::new` of the test's cancellation and collapse factors).
             pub(crate) const PRE: [crate::ops::tests::Pre<$t>; 3] = [
-                |a, b, d, _: &Tables, f, c| {
+                |a, b, d, t: &Tables, _, _| {
                     let r = $add(a, b, d);
                     // SAFETY: as above.
-                    let bits = unsafe { v::$add_pre(a, b, r, $wide(f)) };
-                    (r, bits & if c { 0b111 } else { 0b001 } != 0)
+                    let bits = unsafe { v::$add_pre(a, b, r, t) };
+                    (r, bits != 0)
                 },
                 |a, b, d, _: &Tables, _, _| {
                     // SAFETY: as above.
@@ -696,8 +695,7 @@ mod rt2 {
             [mul_f64, mul_f64_ranged],
             [div_f64, div_f64_ranged],
             operands_f64,
-            add_pre_f64,
-            |f: f64| f
+            add_pre_f64
         );
     }
     pub(super) mod f32s {
@@ -708,8 +706,7 @@ mod rt2 {
             [mul_f32, mul_f32_ranged],
             [div_f32, div_f32_ranged],
             operands_f32,
-            add_pre_f32,
-            |f: f64| f64::from(f as f32)
+            add_pre_f32
         );
     }
 }

@@ -235,8 +235,14 @@ pub(crate) const fn mode_bit2(op: u8, fused: bool) -> u16 {
 pub(crate) const RT2_BITS: u16 = 0x3f00;
 
 /// [`Tables::add_lanes`]: [`add_lanes_for`](super::state::add_lanes_for) the
-/// configuration's detection mask.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
+/// configuration's detection mask. Read by the `f32` sums of a native AVX2 build; the run-time
+/// AVX2 sums read the tables' spread factor instead.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    target_feature = "fma",
+    not(target_feature = "avx512f")
+))]
 #[inline(always)]
 pub(crate) fn add_lanes() -> u32 {
     u32::from(TABLES.add_lanes.load(Ordering::Relaxed))

@@ -118,11 +118,13 @@ pub(crate) struct Tables {
     /// Whether the kernels below are the ones dispatched (builds without AVX-512).
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     pub(crate) on: AtomicBool,
-    /// The lanes of the AVX2 sum pre-test's mask that count (builds without AVX-512): `0b111`
-    /// where collapse detection is on, `0b001` (cancellation only) where it is off
-    /// ([`add_lanes`](super::path::add_lanes)). A byte the operation tests against, where
-    /// choosing between the two masks from a bit of [`Tables::mode`] took four instructions
-    /// (docs/performance.md). In the padding before [`Tables::sum_spread`].
+    /// The lanes of the native AVX2 `f32` sum pre-test's mask that count (builds without
+    /// AVX-512): `0b111` where collapse detection is on, `0b001` (cancellation only) where it is
+    /// off (`runtime::path::add_lanes`). A byte the operation tests against, where choosing
+    /// between the two masks from a bit of [`Tables::mode`] took four instructions
+    /// (docs/performance.md); the other AVX2 sums take their collapse factors from
+    /// [`Tables::sum64`] and [`Tables::sum_spread`] instead, zero where collapses are not
+    /// detected. In the padding before [`Tables::sum_spread`].
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     pub(crate) add_lanes: AtomicU8,
     /// [`SumBounds::collapse`] in both lanes (offset [`SUM_SPREAD`]), last so that the other

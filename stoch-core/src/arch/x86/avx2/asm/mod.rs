@@ -43,6 +43,8 @@ use super::super::{a32, v32};
 use crate::arch::portable::lanes4 as portable;
 use crate::runtime::rng::row_offset;
 use crate::runtime::state::{OPERAND_SPREAD, SPREAD_FACTOR};
+use crate::runtime::tables::{Tables, SUM_SPREAD};
+use core::sync::atomic::Ordering;
 
 #[cfg(test)]
 mod tests;
@@ -1237,27 +1239,28 @@ macro_rules! operands_text {
 }
 
 /// The pre-test of a sum `r = a + b` (see `ops::add_pretest`) on `f64` lanes, with `{p}` =
-/// `[m, m]`, `m = max(|a₀|, |b₀|)`, `{fac}` the cancellation factor `F`, `{rl}` = `[r₀, r₁]`
-/// and `{rh}` = `[r₂, ·]`: bit 0 of `{g}` is `|r₀| < F·m` (a possible cancellation), bits 0
-/// and 1 of `{h}` are `|r₀| < min(m, 42·|rᵢ − r₀|)` (a possible collapse: `r` shrank below its
-/// larger operand and may be noise). A NaN sample `rᵢ` passes the second (`vminpd` then
-/// returns `m`): a sum with one takes the checks for nothing.
+/// `[m, m]`, `m = max(|a₀|, |b₀|)`, `{q}` = `F·m` (`F` the cancellation factor), `{rl}` =
+/// `[r₀, r₁]` and `{rh}` = `[r₂, ·]`: `{g}` is nonzero where `|r₀| < F·m` (a possible
+/// cancellation) or `|r₀| < min(m, S·|rᵢ − r₀|)` (a possible collapse: `r` shrank below its
+/// larger operand and may be noise), `S` the tables' sum spread factor (`{tabs}`, at
+/// `{sum_spread}`): 42, or 0 where collapses are not detected, so that no lane needs to be left
+/// out of the mask. A sample `rᵢ` that is not finite passes the second (`vminpd` then returns
+/// `m`): a sum with one takes the checks for nothing.
 #[rustfmt::skip]
 macro_rules! add_pre_text {
     () => {
         concat!(
-            "vmulsd {q}, {p}, {fac}\n",
             "vshufpd {w}, {rl}, {rh}, 1\n",
             "vmovddup {x}, {rl}\n",
             "vsubpd {w}, {w}, {x}\n",
             "vandpd {w}, {w}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
-            "vmulpd {w}, {w}, xmmword ptr [{tab} + ", at!(spread), "]\n",
+            "vmulpd {w}, {w}, xmmword ptr [{tabs} + {sum_spread}]\n",
             "vminpd {w}, {w}, {p}\n",
             "vandpd {x}, {x}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
             "vcmpltsd {q}, {x}, {q}\n",
             "vcmpltpd {w}, {x}, {w}\n",
+            "vorpd {q}, {q}, {w}\n",
             "vmovmskpd {g:e}, {q}\n",
-            "vmovmskpd {h:e}, {w}\n",
         )
     };
 }
@@ -1331,17 +1334,19 @@ pub(crate) unsafe fn operands_f32(v: [f32; 4], r: [f32; 4]) -> u32 {
     g
 }
 
-/// The pre-test of an `f64` sum `r = a + b` with cancellation factor `factor`: bit 0 a
-/// possible cancellation, bits 1 and 2 a possible collapse (see [`add_pre_text!`]).
+/// The pre-test of an `f64` sum `r = a + b` with the factors of `tabs` (the cancellation
+/// factor in force, and the sum spread factor that says whether collapses are detected):
+/// nonzero where a cancellation or a collapse is possible (see [`add_pre_text!`]).
 ///
 /// # Safety
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
-pub(crate) unsafe fn add_pre_f64(a: [f64; 4], b: [f64; 4], r: [f64; 4], factor: f64) -> u32 {
+pub(crate) unsafe fn add_pre_f64(a: [f64; 4], b: [f64; 4], r: [f64; 4], tabs: &Tables) -> u32 {
     let (a, b, r) = (v64(a), v64(b), v64(r));
-    let (g, h): (u32, u32);
-    // SAFETY: as in the kernels.
+    let g: u32;
+    // SAFETY: as in the kernels; the tables' factors are read as the processor stores them
+    // (atomics that another thread may store to).
     unsafe {
         asm!(
             concat!(
@@ -1349,38 +1354,39 @@ pub(crate) unsafe fn add_pre_f64(a: [f64; 4], b: [f64; 4], r: [f64; 4], factor: 
             "vandpd {q}, {bl}, xmmword ptr [{tab} + ", at!(abs64), "]\n",
             "vmaxsd {p}, {p}, {q}\n",
             "vmovddup {p}, {p}\n",
+            "vmulsd {q}, {p}, qword ptr [{tabs} + {cancel}]\n",
             ),
             add_pre_text!(),
             al = in(xmm_reg) a[0],
             bl = in(xmm_reg) b[0],
             rl = in(xmm_reg) r[0],
             rh = in(xmm_reg) r[1],
-            fac = in(xmm_reg) factor,
             p = out(xmm_reg) _,
             q = out(xmm_reg) _,
             w = out(xmm_reg) _,
             x = out(xmm_reg) _,
             g = lateout(reg) g,
-            h = lateout(reg) h,
             tab = in(reg) &C64,
+            tabs = in(reg) tabs,
+            cancel = const core::mem::offset_of!(Tables, cancel64),
+            sum_spread = const SUM_SPREAD,
             options(pure, readonly, nostack, preserves_flags),
         );
     }
-    // `movmsk` sets bits 0 and 1 only, and bit 1 of `g` is clear: the comparison's upper lane
-    // is the upper lane of `{x}`, `|r₀|`, whose sign bit is clear.
-    g | h << 1
+    g
 }
 
-/// The same for an `f32` sum, in `f64` (see [`noise2_f32`]); `factor` is the `f32` factor,
-/// widened.
+/// The same for an `f32` sum, in `f64` (see [`noise2_f32`]), with the cancellation factor of
+/// `tabs` for `f32`, widened.
 ///
 /// # Safety
 ///
 /// The processor must have AVX2 and FMA.
 #[inline(always)]
-pub(crate) unsafe fn add_pre_f32(a: [f32; 4], b: [f32; 4], r: [f32; 4], factor: f64) -> u32 {
-    let (g, h): (u32, u32);
-    // SAFETY: as in the kernels.
+pub(crate) unsafe fn add_pre_f32(a: [f32; 4], b: [f32; 4], r: [f32; 4], tabs: &Tables) -> u32 {
+    let factor = f64::from(f32::from_bits(tabs.cancel32.load(Ordering::Relaxed)));
+    let g: u32;
+    // SAFETY: as in the kernels; as in `add_pre_f64`.
     unsafe {
         asm!(
             concat!(
@@ -1389,6 +1395,7 @@ pub(crate) unsafe fn add_pre_f32(a: [f32; 4], b: [f32; 4], r: [f32; 4], factor: 
             "vmaxss {p}, {p}, {q}\n",
             "vcvtss2sd {p}, {p}, {p}\n",
             "vmovddup {p}, {p}\n",
+            "vmulsd {q}, {p}, {fac}\n",
             "vcvtps2pd {rl}, {r}\n",
             "vmovhlps {rh}, {r}, {r}\n",
             "vcvtps2pd {rh}, {rh}\n",
@@ -1405,12 +1412,11 @@ pub(crate) unsafe fn add_pre_f32(a: [f32; 4], b: [f32; 4], r: [f32; 4], factor: 
             w = out(xmm_reg) _,
             x = out(xmm_reg) _,
             g = lateout(reg) g,
-            h = lateout(reg) h,
             tab = in(reg) &C32,
+            tabs = in(reg) tabs,
+            sum_spread = const SUM_SPREAD,
             options(pure, readonly, nostack, preserves_flags),
         );
     }
-    // `movmsk` sets bits 0 and 1 only, and bit 1 of `g` is clear: the comparison's upper lane
-    // is the upper lane of `{x}`, `|r₀|`, whose sign bit is clear.
-    g | h << 1
+    g
 }
