@@ -116,11 +116,10 @@ pub trait Kernels: Portable + Sized + Copy {
     fn rt512_alone(op: u8, a: Self::Lanes, b: Self::Lanes, dir: u32) -> Self::Lanes;
     /// The run-time AVX2 path's `a + b` (`op` 0), `a * b` (1) or `a / b` (2) and the pre-test
     /// of the operation's checks (see `ops`; the sum's with the factors of the tables in
-    /// force): the result's lanes, whether a sample of a product or
-    /// quotient left the kernel's range (its checks then run whatever the pre-test says: the
-    /// pre-test reads the operands, `ops::pretest`'s `far_operands`), and whether the pre-test
-    /// passed. For the operations of a build without AVX2 and FMA, once `runtime::path::mode`
-    /// (in `fast_op!`) said so.
+    /// force): the result's lanes, whether a sample of a product or quotient left the kernel's
+    /// range (its checks then run whatever the pre-test says: the pre-test reads the operands,
+    /// `ops::pretest`'s `far_operands`), and whether the pre-test passed. For the operations of
+    /// a build without AVX2 and FMA, once `runtime::path::mode` (in `fast_op!`) said so.
     #[cfg(all(
         target_arch = "x86_64",
         not(all(target_feature = "avx2", target_feature = "fma"))
