@@ -216,11 +216,11 @@ macro_rules! route {
 /// in one with them (the AVX2 pre-tests of a product or quotient read the operands, and a
 /// result that left the kernel's range takes the slow path whatever they say: see
 /// `ops::arith::native_hit`); goes on to the operation's other paths where neither runs. A
-/// macro, not a function: as a helper returning an `Option` it made the compiler keep the `f32` sum's
-/// running value in memory (docs/performance.md, "Measurements behind the kernels' forms").
-/// A hit's slow path takes the operands and the result through `apart` (`ops::arith`), which
-/// the caller defines: it takes them by reference, and a running sum that was one of them
-/// stayed in memory.
+/// macro, not a function: as a helper returning an `Option` it made the compiler keep the `f32`
+/// sum's running value in memory (docs/performance.md, "Measurements behind the kernels'
+/// forms"). A hit's slow path takes the operands and the result through `apart`
+/// (`ops::arith`), which the caller defines: it takes them by reference, and a running sum that
+/// was one of them stayed in memory.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx512f")))]
 macro_rules! fast_op {
     ($op:literal, $a:ident, $b:ident, $dir:ident, $exact:expr, |$r:ident| $hit:expr) => {

@@ -54,8 +54,8 @@ pub(super) fn check_add<T: StochFloat>(
 /// `lanes`) or collapsed (bits 1 and 2: `0b111` where collapses are detected, `0b001` where
 /// not). `factor` gives the cancellation factor in force and `lanes` those bits, each read
 /// only where the test uses it (the native AVX2 `f64` test reads its own factors from the
-/// tables, which give both). One branch-free test
-/// that is rarely true, so the branch on it predicts well:
+/// tables, which give both). One branch-free test that is rarely true, so the branch on it
+/// predicts well:
 /// - a loss of `level` digits needs `|r₀| < factor·max(|a₀|, |b₀|)` (see `Config::apply`);
 /// - a collapse needs `|r₀| < max(|a₀|, |b₀|)` (a same-sign sum never shrinks below its larger
 ///   operand: rounding is monotonic) and `r` to pass [`maybe_noise`] (on the vector registers

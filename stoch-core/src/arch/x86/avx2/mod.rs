@@ -509,12 +509,7 @@ pub(crate) unsafe fn mul_f32_ranged(va: __m128, vb: __m128, dir: u32) -> (__m128
         let out = outside32::<-100>(p);
         if _mm_movemask_ps(_mm_castsi128_ps(out)) & SAMPLES != 0 {
             rare();
-            let zero = _mm_setzero_ps();
-            let exact_zero = _mm_or_ps(
-                _mm_cmp_ps::<_CMP_EQ_OQ>(va, zero),
-                _mm_cmp_ps::<_CMP_EQ_OQ>(vb, zero),
-            );
-            return (tiny_mul32(va, vb, p, dir), subnormal32(p, exact_zero));
+            return (tiny_mul32(va, vb, p, dir), product_subnormal32(p, va, vb));
         }
         let e = _mm_fmsub_ps(va, vb, p);
         let dsign = dsign32(dir);
@@ -534,6 +529,17 @@ unsafe fn subnormal32(r: __m128, exact: __m128) -> bool {
     unsafe {
         let out = _mm_andnot_ps(exact, _mm_castsi128_ps(outside32::<-126>(r)));
         _mm_movemask_ps(out) & SAMPLES != 0
+    }
+}
+
+/// [`subnormal32`] of the product `p` of `va` and `vb`, whose exact lanes are those with a zero
+/// operand. SSE2 only, as that.
+#[inline(always)]
+unsafe fn product_subnormal32(p: __m128, va: __m128, vb: __m128) -> bool {
+    // SAFETY: SSE2.
+    unsafe {
+        let zero = _mm_setzero_ps();
+        subnormal32(p, _mm_or_ps(_mm_cmpeq_ps(va, zero), _mm_cmpeq_ps(vb, zero)))
     }
 }
 

@@ -609,13 +609,7 @@ pub(crate) unsafe fn mul_f32_ranged(a: [f32; 4], b: [f32; 4], dir: u32) -> ([f32
             in_registers(&mut r);
         }
         // SAFETY: SSE2 is part of x86-64 (the helper's intrinsics are SSE2).
-        let ranged = unsafe {
-            use core::arch::x86_64::{_mm_cmpeq_ps, _mm_or_ps, _mm_setzero_ps};
-            let zero = _mm_setzero_ps();
-            let exact = _mm_or_ps(_mm_cmpeq_ps(va, zero), _mm_cmpeq_ps(vb, zero));
-            super::subnormal32(p, exact)
-        };
-        return (a32(r), ranged);
+        return (a32(r), unsafe { super::product_subnormal32(p, va, vb) });
     }
     let r: __m128;
     // SAFETY: as in `block!`.
